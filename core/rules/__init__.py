@@ -1,0 +1,8 @@
+"""The rules chapters, one module each; importing this package registers them.
+
+Each module registers its procedures (``core.engine.procedure``), plugs them
+into the sequence of play (``on_step``, ``auto_step``, ``at_phase_end``) and
+registers read-only queries for the GUI.
+"""
+
+from core.rules import setup, initiative  # noqa: F401

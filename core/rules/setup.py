@@ -1,0 +1,85 @@
+"""3.1 Set Up: units placed "within N hexes of" a hex are placed by their owner.
+
+Fixed placements are made when the game is created (``core.newgame``); this
+procedure asks each side in turn (Axis first, docs/rulings.md R-SETUP-ORDER)
+to place every unit whose set-up line gives a range.  "Within three hexes"
+includes the hex itself (3.1: "in W2118 and/or in any hex within three hexes").
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option
+from core.engine import Engine, Procedure, procedure
+from core.hexgrid import Hex, HexLabelError
+from core.state import Frame
+
+#: Extra placement filters registered by later rules (terrain, stacking): f(engine, unit_id, hex) -> reason or None.
+PLACEMENT_FILTERS: list[Callable[[Engine, str, Hex], str | None]] = []
+
+
+def legal_hexes(eng: Engine, item: dict) -> list[Hex]:
+    centre = Hex.parse(item["of"])
+    out = []
+    for h in centre.within(int(item["within"])):
+        if all(f(eng, item["unit"], h) is None for f in PLACEMENT_FILTERS):
+            out.append(h)
+    return out
+
+
+def pending_placements(eng: Engine, side: str) -> list[dict]:
+    return [p for p in eng.state.vars.get("setup_pending", []) if p["side"] == side]
+
+
+@procedure("setup")
+class SetUp(Procedure):
+    """3.1: the owning player places units set up "within N hexes of" a hex."""
+
+    def decide(self, eng: Engine, frame: Frame) -> Decision | None:
+        for side in (AXIS, ALLIED):
+            todo = pending_placements(eng, side)
+            if not todo:
+                continue
+            item = todo[0]
+            hexes = legal_hexes(eng, item)
+            name = item.get("name", item["unit"])
+            return Decision(
+                side=side, kind="setup_place",
+                prompt=f"Set up {name} within {item['within']} hexes of {item['of']} ({len(todo)} left to place)",
+                rule=item.get("rule") or "3.1",
+                options=tuple(
+                    Option(action=Action(kind="place", side=side, args={"unit": item["unit"], "hex": h.label}), label=h.label)
+                    for h in hexes
+                ),
+                free_kinds=("place",),
+                context={"unit": item["unit"], "of": item["of"], "within": item["within"]},
+            )
+        eng.state.vars.pop("setup_pending", None)
+        return None
+
+    def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
+        if action.kind != "place":
+            raise IllegalAction(f"{action.kind} is not a set-up action", "3.1")
+        todo = pending_placements(eng, action.side)
+        uid = action.args.get("unit")
+        item = next((p for p in todo if p["unit"] == uid), None)
+        if item is None:
+            raise IllegalAction(f"{uid!r} is not a {action.side} unit waiting to be set up", "3.1")
+        try:
+            h = Hex.parse(str(action.args.get("hex", "")))
+        except HexLabelError as exc:
+            raise IllegalAction(str(exc), "2.2.2") from None
+        centre = Hex.parse(item["of"])
+        if h.distance(centre) > int(item["within"]):
+            raise IllegalAction(
+                f"{h.label} is {h.distance(centre)} hexes from {item['of']}; {uid} must set up within {item['within']}",
+                item.get("rule") or "3.1",
+            )
+        for f in PLACEMENT_FILTERS:
+            why = f(eng, uid, h)
+            if why:
+                raise IllegalAction(why, item.get("rule") or "3.1")
+        eng.state.units[uid].loc = h.label
+        eng.state.vars["setup_pending"].remove(item)
+        eng.say(f"{action.side} sets up {item.get('name', uid)} in {h.label}")

@@ -1,0 +1,87 @@
+"""The game state: one plain, serialisable value (event sourcing's fold result).
+
+Everything the rules need lives here, nothing else does: the state hash is the
+sha256 of its canonical JSON encoding (sorted keys), so two processes that
+replay the same scenario, seed and actions reach byte-identical states.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import msgspec
+
+
+class UnitState(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Where a counter is and the status markers on it (8.0).
+
+    ``loc`` is a hex's primary label (``C2331``) or an off-map box id
+    (``box:Refit:Axis``, ``box:NRV``, ``card:ALC-9``...).
+    """
+
+    id: str
+    side: str
+    loc: str
+    steps: int = 1
+    disrupted: bool = False        # 8.2
+    ogs: bool = False              # 12.5 out of general supply
+    isolated: bool = False         # 12.5
+    reserve: bool = False          # 13.6
+    untrained: bool = False        # 8.5.2
+    emergency: bool = False        # 12.7
+    captured: bool = False         # 12.2.7 (supply units)
+    active: bool = False           # bases: active side up (12.2.3)
+    training_box: int = 0          # 8.5.1: box of the Training Track (0 = not training)
+    flags: dict[str, Any] = {}     # other markers set by later rules (battle markers, forts...)
+
+
+class Frame(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One procedure on the engine's procedure stack, with its local data."""
+
+    proc: str
+    data: dict[str, Any] = {}
+
+
+class GameState(msgspec.Struct, kw_only=True, omit_defaults=True):
+    scenario: str
+    seed: int
+    gt: int
+    phase: int
+    step: int = 1                          # step number within the phase (4.1)
+    initiative: str = "Axis"               # 6.0; last GT's holder until Phase V
+    first_player: str = "Axis"             # 6.1
+    surprise: bool = False                 # 6.2: this GT only
+    ghibli: bool = False                   # 6.3 / 21.2: this GT only
+    air_superiority: str | None = None     # 19.2
+    air_superiority_margin: int = 0
+    end_gt: int = 1                        # the end scenario marker's box (4.0)
+    es_history: list[dict[str, Any]] = []  # every move of the end scenario marker, with its reason
+    units: dict[str, UnitState] = {}
+    control: dict[str, str] = {}           # hex label -> side (2.2.2 hex control)
+    cards: dict[str, dict[str, Any]] = {}  # card id -> card status (5.0)
+    vars: dict[str, Any] = {}              # scenario and rule bookkeeping
+    dice_drawn: int = 0                    # dice rolled so far (the RNG position)
+    stack: list[Frame] = []                # the procedure stack (the engine's program counter)
+    result: dict[str, Any] | None = None   # set when the scenario has ended (4.1 XX)
+
+    def encode(self) -> bytes:
+        """Canonical JSON (sorted keys): the basis of the state hash."""
+        return msgspec.json.encode(self, order="sorted")
+
+    @classmethod
+    def decode(cls, data: bytes | str) -> "GameState":
+        return msgspec.json.decode(data, type=cls)
+
+    def hash(self) -> str:
+        return hashlib.sha256(self.encode()).hexdigest()
+
+    def units_at(self, loc: str) -> list[UnitState]:
+        return [u for u in self.units.values() if u.loc == loc]
+
+    def units_of(self, side: str) -> list[UnitState]:
+        return [u for u in self.units.values() if u.side == side]
+
+
+def state_hash(state: GameState) -> str:
+    return state.hash()
