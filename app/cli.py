@@ -1,0 +1,231 @@
+"""``dfd``: the one command-line tool of the Desert Fox Campaign Manager.
+
+``dfd`` alone opens the desktop app; the sub-commands work without a screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from core import __version__
+
+
+def _cmd_scenarios(args: argparse.Namespace) -> int:
+    from core.scenario import all_scenarios
+
+    for sc in all_scenarios():
+        print(f"{sc.id:24} {sc.section:5} {sc.title:26} GT {sc.start_gt}-{sc.end_gt} (start Phase {sc.start_phase})")
+    return 0
+
+
+def _cmd_new(args: argparse.Namespace) -> int:
+    from core.game import Game
+
+    g = Game.new(args.output, args.scenario, args.seed, overwrite=args.force)
+    d = g.engine.pending()
+    print(f"Created {args.output}: {g.state.scenario}, seed {args.seed}, GT {g.state.gt} Phase {g.state.phase}")
+    if d:
+        print(f"Waiting for: {d.side} — {d.prompt} ({d.rule})")
+    g.close()
+    return 0
+
+
+def describe(g: "object") -> dict:
+    """The `dfd show --json` document (keys fixed by issue 2)."""
+    from core import calendar, sequence
+
+    eng = g.engine  # type: ignore[attr-defined]
+    st = eng.state
+    d = eng.pending()
+    units: dict[str, list[str]] = {}
+    for u in sorted(st.units.values(), key=lambda u: (u.loc, u.id)):
+        units.setdefault(u.loc, []).append(u.id + (" (depleted)" if u.steps == 1 and _two_step(u.id) else ""))
+    ph = sequence.phase(st.phase)
+    return {
+        "scenario": st.scenario,
+        "gt": st.gt,
+        "month": str(calendar.month_of(st.gt)),
+        "phase": st.phase,
+        "phase_name": ph.title,
+        "step": st.step,
+        "impulse": ph.impulse,
+        "initiative": st.initiative,
+        "first_player": st.first_player,
+        "surprise": st.surprise,
+        "end_gt": st.end_gt,
+        "pending": None if d is None else {
+            "side": d.side, "kind": d.kind, "prompt": d.prompt, "rule": d.rule,
+            "options": [o.label for o in d.options][:50], "free_kinds": list(d.free_kinds),
+        },
+        "result": st.result,
+        "units": units,
+        "actions": len(eng.log),
+        "hash": eng.hash(),
+    }
+
+
+def _two_step(uid: str) -> bool:
+    from core.counters import all_counters
+
+    c = all_counters().get(uid.split("#")[0])
+    return bool(c and c.steps == 2)
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from core.game import Game
+
+    g = Game.open(args.file)
+    doc = describe(g)
+    g.close()
+    if args.json:
+        print(json.dumps(doc, indent=2, sort_keys=True))
+        return 0
+    print(f"{doc['scenario']}: GT {doc['gt']} ({doc['month']}), {doc['impulse']}, Phase {doc['phase_name']} step {doc['step']}")
+    print(f"Initiative: {doc['initiative']}  1st player: {doc['first_player']}  Surprise: {doc['surprise']}  "
+          f"End scenario marker: GT {doc['end_gt']}")
+    p = doc["pending"]
+    print("Pending: " + ("none — the scenario has ended" if p is None else f"{p['side']} — {p['prompt']} ({p['rule']})"))
+    if doc["result"]:
+        print(f"Result: {doc['result'].get('text')}")
+    print(f"Units ({sum(len(v) for v in doc['units'].values())}):")
+    for loc, ids in doc["units"].items():
+        print(f"  {loc:14} {', '.join(ids)}")
+    print(f"Actions: {doc['actions']}  Hash: {doc['hash']}")
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from core.game import verify
+
+    rep = verify(args.file)
+    print(rep.message)
+    return 0 if rep.ok else 1
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from core.validate import validate_all
+
+    bad = 0
+    for name, errs in validate_all():
+        if errs:
+            bad += len(errs)
+            print(f"FAIL {name}:")
+            for e in errs[:50]:
+                print(f"  {e}")
+        else:
+            print(f"ok   {name}")
+    print("All data files are valid." if not bad else f"{bad} error(s).")
+    return 0 if not bad else 1
+
+
+def _cmd_hex(args: argparse.Namespace) -> int:
+    from core.hexgrid import Hex, HexLabelError
+
+    try:
+        h = Hex.parse(args.label)
+    except HexLabelError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    try:
+        from core.hexinfo import describe as hex_describe
+    except ModuleNotFoundError:
+        print(f"{h.label}: on maps {', '.join(h.labels)}; neighbours {', '.join(n.label for n in h.neighbours())}")
+        return 0
+    print(hex_describe(h.label))
+    return 0
+
+
+def _cmd_autoplay(args: argparse.Namespace) -> int:
+    from core.bots import BOTS
+    from core.game import Game
+
+    bot = BOTS[args.bot](args.seed)
+    out = args.output or f"autoplay-{args.scenario}-{args.seed}.dfd"
+    g = Game.new(out, args.scenario, args.seed, overwrite=True)
+    n = 0
+    while (d := g.engine.pending()) is not None and n < args.max_decisions:
+        g.act(bot.choose(d))
+        n += 1
+        if args.verbose and n % 500 == 0:
+            print(f"... {n} decisions, GT {g.state.gt} phase {g.state.phase}", file=sys.stderr)
+    res = g.state.result or {"winner": None, "level": "unfinished", "text": f"stopped after {n} decisions"}
+    print(f"{g.state.scenario}: {res.get('text')}")
+    print(json.dumps({"result": res, "gt": g.state.gt, "decisions": n, "hash": g.engine.hash(), "file": str(out)}))
+    g.close()
+    return 0
+
+
+def _cmd_gui(args: argparse.Namespace) -> int:
+    from app.main import run
+
+    return run(args.file)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="dfd", description="Desert Fox Deluxe campaign manager. Without a command, opens the app.")
+    p.add_argument("--version", action="version", version=f"dfd {__version__}")
+    p.add_argument("--open", dest="file", type=Path, metavar="FILE", help="open this .dfd game in the app")
+    sub = p.add_subparsers(dest="cmd", metavar="COMMAND")
+
+    s = sub.add_parser("play", help="open the desktop app (optionally on a game file)")
+    s.add_argument("file", nargs="?", type=Path)
+    s.set_defaults(fn=_cmd_gui)
+
+    s = sub.add_parser("scenarios", help="list the ten scenarios (id, rule section, title, GT range)")
+    s.set_defaults(fn=_cmd_scenarios)
+
+    s = sub.add_parser("new", help="create a game file from a scenario")
+    s.add_argument("scenario", help="scenario id (see `dfd scenarios`), rule section (26.0) or a .toml path")
+    s.add_argument("-o", "--output", required=True, type=Path, help="the .dfd file to create")
+    s.add_argument("--seed", type=int, default=1, help="the dice seed (default 1)")
+    s.add_argument("--force", action="store_true", help="overwrite an existing file")
+    s.set_defaults(fn=_cmd_new)
+
+    s = sub.add_parser("show", help="print a game's situation")
+    s.add_argument("file", type=Path)
+    s.add_argument("--json", action="store_true", help="machine-readable output")
+    s.set_defaults(fn=_cmd_show)
+
+    s = sub.add_parser("replay", help="replay a game's log")
+    s.add_argument("file", type=Path)
+    s.add_argument("--verify", action="store_true", required=True, help="check every stored state hash (exit 0 only if all match)")
+    s.set_defaults(fn=_cmd_replay)
+
+    s = sub.add_parser("validate", help="check every data file (map, counters, charts, cards, scenarios)")
+    s.set_defaults(fn=_cmd_validate)
+
+    s = sub.add_parser("hex", help="everything about a hex, e.g. dfd hex C2331")
+    s.add_argument("label")
+    s.set_defaults(fn=_cmd_hex)
+
+    s = sub.add_parser("autoplay", help="play a scenario with a bot for both sides")
+    s.add_argument("scenario")
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--bot", choices=["random", "pass"], default="random")
+    s.add_argument("-o", "--output", type=Path)
+    s.add_argument("--max-decisions", type=int, default=1_000_000)
+    s.add_argument("-v", "--verbose", action="store_true")
+    s.set_defaults(fn=_cmd_autoplay)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    fn = getattr(args, "fn", None)
+    if fn is None:
+        return _cmd_gui(args)
+    from core.scenario import ScenarioError
+    from core.store import StoreError
+
+    try:
+        return int(fn(args) or 0)
+    except (StoreError, ScenarioError) as exc:
+        print(f"dfd: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
