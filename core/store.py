@@ -139,10 +139,17 @@ class Store:
             for suffix in ("", "-wal", "-shm"):
                 Path(str(path) + suffix).unlink(missing_ok=True)
         path.parent.mkdir(parents=True, exist_ok=True)
+        # The header fields (application id, schema version) are written in rollback-journal
+        # mode so they reach the main file at once; in WAL mode they would sit in the -wal
+        # file until a checkpoint, and a crash before it would leave an unrecognisable header.
+        con = sqlite3.connect(path)
+        try:
+            con.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            con.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            con.commit()
+        finally:
+            con.close()
         sa = _engine(path)
-        with sa.begin() as con:
-            con.exec_driver_sql(f"PRAGMA application_id={APPLICATION_ID}")
-            con.exec_driver_sql(f"PRAGMA user_version={SCHEMA_VERSION}")
         SQLModel.metadata.create_all(sa, tables=[Meta.__table__, ActionRow.__table__, SnapshotRow.__table__])  # type: ignore[list-item]
         meta = {"app": "Desert Fox Campaign Manager", "schema": str(SCHEMA_VERSION), "scenario": scenario,
                 "seed": str(seed), "dice": dice, "created": f"{time.time():.0f}"}

@@ -1,0 +1,31 @@
+"""Shared fixtures: a small test scenario and engine factories."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+FIXTURES = Path(__file__).parent / "fixtures"
+WALK = FIXTURES / "walk.toml"
+
+
+@pytest.fixture
+def walk_scenario():
+    from core.scenario import load
+
+    return load(str(WALK))
+
+
+@pytest.fixture
+def walk_engine(walk_scenario):
+    from core.engine import Engine
+    from core.newgame import initial_state
+
+    def make(seed: int = 1, dice=None) -> "Engine":
+        return Engine(initial_state(walk_scenario, seed), dice)
+
+    return make
