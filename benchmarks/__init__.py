@@ -1,0 +1,1 @@
+"""Performance measurements: ``python -m benchmarks`` prints one table (never asserted in tests)."""
