@@ -9,6 +9,7 @@ for at game start.  ``docs/data.md`` documents the format.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -26,9 +27,9 @@ class ScenarioError(ValueError):
 class Placement(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """One set-up line (3.1).
 
-    Exactly one of ``at`` (a hex or box), ``within`` (with ``of``: "within N hexes
-    of", the owner decides) must be given.  ``depleted`` sets the unit up on its
-    reduced side (8.3).
+    Exactly one of ``at`` (a hex, ``box:...`` or ``track:...``) or ``within``
+    (with ``of``: "within N hexes of", the owner decides) must be given.
+    ``depleted`` sets the unit up on its reduced side (8.3).
     """
 
     unit: str
@@ -37,12 +38,139 @@ class Placement(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     within: int | None = None
     depleted: bool = False
     active: bool = False            # bases: set up active side up (12.2.3)
-    count: int = 1                  # for generic counters (MSU, dumps, RP markers)
+    primary: bool = False           # the Axis primary base (12.2.4)
+    count: int = 1                  # for generic counters (MSU, dumps, RP markers, forts)
+    level: int | None = None        # fort markers: Level 0-3 (18.1)
+    owner: str | None = None        # generic markers usable by both sides (forts): Axis | Allied
+    card: str = ""                  # the event card the line comes from (e.g. AXC-2), if any
     rule: str = ""
     note: str = ""
 
 
-class Scenario(msgspec.Struct, kw_only=True, forbid_unknown_fields=False):
+class ControlRule(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Hex control at start (2.2.2: "Hex Control: Is determined by scenario instructions")."""
+
+    side: str                       # Axis | Allied | VF
+    area: str                       # all | Libya | Egypt | FNA | map:C ...
+    except_setup_of: str | None = None   # "all hexes except those occupied by <side> units at set-up"
+    rule: str = ""
+
+
+class MapMod(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A change to the printed map at start (e.g. a finished road, 18.3)."""
+
+    kind: str                       # road_finished | railhead
+    hexes: list[str] = []
+    marker_at: str | None = None
+    rule: str = ""
+
+
+class RuleUse(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A rule section switched off (or optional) in this scenario."""
+
+    rule: str                       # e.g. "20.2"
+    use: str = "no"                 # no | optional | yes
+    except_: list[str] = msgspec.field(default_factory=list, name="except")
+    text: str = ""
+
+
+class CardUse(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """An event card's status at start (5.0, 23.0) with the scenario's exceptions as data."""
+
+    card: str                       # ALC-1..ALC-28, AXC-1..AXC-20
+    status: str                     # setup | active | in_effect | available | not_used | played
+    from_gt: int | None = None      # available/active only from this GT
+    reinforcements: str = "all"     # all | none | only
+    gts: list[int] = []             # with reinforcements = "only": the card GTs used
+    arrival_delay: int = 0          # card reinforcements arrive this many GTs late (27.2 ALC-6)
+    end_changes: bool = True        # False: ignore the card's ES +/- shifts (24.0 d)
+    note: str = ""
+    rule: str = ""
+
+
+class ArrivalRoll(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Per-unit arrival roll: 1d6 in ``on`` arrives on the GT, otherwise on ``else_gt`` (26.2)."""
+
+    on: list[int]
+    else_gt: int
+
+
+class Reinforcement(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Units that become available (7.0): on ``gt``, or each GT from ``from_gt`` to ``to_gt``."""
+
+    side: str
+    units: list[str] = []
+    count: int = 1                  # generic counters: how many of each
+    gt: int | None = None
+    from_gt: int | None = None      # "Each GT": every GT from..to (to_gt None = the end)
+    to_gt: int | None = None
+    phase: int | None = None        # arrives in this phase (30.1 "GT-31 Phase 12")
+    at: str = ""                    # hex or box of arrival
+    depleted: bool = False
+    optional: bool = False
+    roll: ArrivalRoll | None = None
+    morale_check: bool = False      # 26.2 GT13: fails -> depleted and a GT late
+    card: str = ""                  # "as on card X" (the card's own list, GT in ``card_gt``)
+    card_gt: int | None = None
+    steps: int | None = None        # 30.1 groups: only this many steps arrive, the rest to the Refit Box
+    group: str = ""
+    condition: str = ""
+    rule: str = ""
+    note: str = ""
+
+
+class Withdrawal(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Units that must leave the map by the end of ``gt`` (7.4)."""
+
+    side: str
+    gt: int
+    units: list[str]
+    rule: str = ""
+    note: str = ""
+
+
+class SpecialRule(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A scenario special rule: ``kind`` + ``params`` for the program, ``text`` for people."""
+
+    kind: str
+    text: str
+    rule: str
+    params: dict[str, Any] = {}
+
+
+class Victory(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """One victory condition (see docs/data.d/counters-scenarios.md for the vocabulary).
+
+    Conditions with the same ``side`` and ``level`` are alternatives (any one wins);
+    ``all_of`` groups conditions that must all hold.
+    """
+
+    side: str                       # Axis | Allied | none (draw)
+    kind: str
+    level: str = "win"              # win | smashing | marginal | draw
+    when: str = "end"               # end | instant (Victory Check Phase, 4.1 XIX)
+    hexes: list[str] = []
+    loc_to: str | None = None
+    overland: bool = False
+    supply: str = "any"             # any | general
+    card: str | None = None
+    min_port_capacity: int = 0
+    not_in_enemy_zoc: bool = False
+    maps: list[str] = []
+    threshold: int | None = None
+    from_hex: str | None = None
+    to_hex: str | None = None
+    all_of: list["Victory"] = []
+    text: str = ""
+    rule: str = ""
+
+
+KINDS_VICTORY = ("control", "card_in_effect", "base_in_port", "base_with_loc", "no_base_with_loc",
+                 "port_capacity", "road_control", "more_ports", "withdrawal_failed", "otherwise", "all")
+CARD_STATUS = ("setup", "active", "in_effect", "available", "not_used", "played")
+
+
+class Scenario(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     id: str
     number: int
     section: str
@@ -55,14 +183,92 @@ class Scenario(msgspec.Struct, kw_only=True, forbid_unknown_fields=False):
     surprise: bool = False
     maps: list[str] = []
     description: str = ""
+    control: list[ControlRule] = []
+    map_mods: list[MapMod] = []
+    rules_changed: list[RuleUse] = []
+    cards: list[CardUse] = []
     setup: list[Placement] = []
-    control: dict[str, Any] = {}
-    extra: dict[str, Any] = {}
+    reinforcements: list[Reinforcement] = []
+    withdrawals: list[Withdrawal] = []
+    special: list[SpecialRule] = []
+    victory: list[Victory] = []
+    includes: list[str] = []        # sections whose instructions apply too (e.g. 27.0 uses 26.0)
     path: str = ""
 
     @property
     def gt_range(self) -> str:
         return f"GT {self.start_gt}-{self.end_gt}"
+
+
+_CARD_RE = re.compile(r"^(ALC-([1-9]|1[0-9]|2[0-8])|AXC-([1-9]|1[0-9]|20))$")
+
+
+def _check(sc: Scenario, path: Path) -> None:
+    """Cross-field checks; errors name the file and the field."""
+    def err(field: str, msg: str) -> ScenarioError:
+        return ScenarioError(f"{path}: {field}: {msg}")
+
+    if sc.initiative not in ("Axis", "Allied"):
+        raise err("initiative", f"must be Axis or Allied, not {sc.initiative!r}")
+    if sc.first_player not in (None, "Axis", "Allied"):
+        raise err("first_player", "must be Axis or Allied")
+    if not 1 <= sc.start_phase <= 20:
+        raise err("start_phase", "must be 1-20 (4.1)")
+    if sc.end_gt < sc.start_gt:
+        raise err("end_gt", f"({sc.end_gt}) is before `start_gt` ({sc.start_gt})")
+    for m in sc.maps:
+        if m not in "ATLSCWD" or len(m) != 1:
+            raise err("maps", f"{m!r} is not a map letter (2.2: A T L S C W D)")
+    for i, p in enumerate(sc.setup):
+        f = f"setup[{i}] (unit {p.unit!r})"
+        if (p.at is None) == (p.within is None):
+            raise err(f, "give exactly one of `at` (a hex or box) or `within` + `of` (3.1)")
+        if p.within is not None and not p.of:
+            raise err(f, "`within` needs `of` (the centre hex)")
+        if p.count < 1:
+            raise err(f, "`count` must be at least 1")
+        if p.owner not in (None, "Axis", "Allied"):
+            raise err(f, "`owner` must be Axis or Allied")
+        if p.card and not _CARD_RE.match(p.card):
+            raise err(f, f"`card` {p.card!r} is not ALC-1..ALC-28 or AXC-1..AXC-20")
+    for i, c in enumerate(sc.cards):
+        if not _CARD_RE.match(c.card):
+            raise err(f"cards[{i}]", f"{c.card!r} is not ALC-1..ALC-28 or AXC-1..AXC-20 (5.0)")
+        if c.status not in CARD_STATUS:
+            raise err(f"cards[{i}] ({c.card})", f"status {c.status!r} is not one of {', '.join(CARD_STATUS)}")
+        if c.reinforcements not in ("all", "none", "only"):
+            raise err(f"cards[{i}] ({c.card})", "reinforcements must be all, none or only")
+    for i, r in enumerate(sc.reinforcements):
+        f = f"reinforcements[{i}]"
+        if r.side not in ("Axis", "Allied"):
+            raise err(f, f"side {r.side!r} must be Axis or Allied")
+        if r.gt is None and r.from_gt is None:
+            raise err(f, "give `gt` or `from_gt`")
+        if not r.units and not r.card:
+            raise err(f, "give `units` or `card`")
+        if r.card and not _CARD_RE.match(r.card):
+            raise err(f, f"card {r.card!r} is not ALC-1..ALC-28 or AXC-1..AXC-20")
+    for i, v in enumerate(sc.victory):
+        _check_victory(v, f"victory[{i}]", err)
+
+
+def _check_victory(v: Victory, field: str, err) -> None:
+    if v.kind not in KINDS_VICTORY:
+        raise err(field, f"kind {v.kind!r} is not one of {', '.join(KINDS_VICTORY)}")
+    if v.side not in ("Axis", "Allied", "none"):
+        raise err(field, f"side {v.side!r} must be Axis, Allied or none")
+    if v.level not in ("win", "smashing", "marginal", "draw"):
+        raise err(field, f"level {v.level!r} must be win, smashing, marginal or draw")
+    if v.when not in ("end", "instant"):
+        raise err(field, "when must be end or instant")
+    if v.kind == "control" and not v.hexes:
+        raise err(field, "a control condition needs `hexes`")
+    if v.kind == "card_in_effect" and not v.card:
+        raise err(field, "a card_in_effect condition needs `card`")
+    if v.kind == "all" and not v.all_of:
+        raise err(field, "an `all` condition needs `all_of`")
+    for j, sub in enumerate(v.all_of):
+        _check_victory(sub, f"{field}.all_of[{j}]", err)
 
 
 def _decode(path: Path) -> Scenario:
@@ -76,14 +282,7 @@ def _decode(path: Path) -> Scenario:
         sc = msgspec.convert(raw, type=Scenario)
     except msgspec.ValidationError as exc:
         raise ScenarioError(f"{path}: {exc}") from exc
-    if sc.initiative not in ("Axis", "Allied"):
-        raise ScenarioError(f"{path}: field `initiative` must be Axis or Allied, not {sc.initiative!r}")
-    if sc.first_player not in (None, "Axis", "Allied"):
-        raise ScenarioError(f"{path}: field `first_player` must be Axis or Allied")
-    if not 1 <= sc.start_phase <= 20:
-        raise ScenarioError(f"{path}: field `start_phase` must be 1-20 (4.1)")
-    if sc.end_gt < sc.start_gt:
-        raise ScenarioError(f"{path}: field `end_gt` ({sc.end_gt}) is before `start_gt` ({sc.start_gt})")
+    _check(sc, path)
     return msgspec.structs.replace(sc, path=str(path))
 
 
