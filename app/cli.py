@@ -158,6 +158,28 @@ def _cmd_autoplay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_host(args: argparse.Namespace) -> int:
+    from net.host import run_host
+
+    return run_host(args.file, args.port, args.seats, key_dir=args.key_dir, advertise=not args.no_discovery,
+                    bind=args.bind)
+
+
+def _cmd_join(args: argparse.Namespace) -> int:
+    from net import keys
+
+    if args.print_key:
+        pair = keys.load_or_create(args.key, args.key_dir)
+        print(f"public key:  {pair.public}\nfingerprint: {pair.fingerprint}")
+        return 0
+    if not args.target:
+        print("dfd join: give HOST:PORT or the host's join code (dfd://HOST:PORT/KEY)", file=sys.stderr)
+        return 2
+    from net.client import run_join
+
+    return run_join(args.target, key_name=args.key, server_key=args.server_key, name=args.name, key_dir=args.key_dir)
+
+
 def _cmd_gui(args: argparse.Namespace) -> int:
     from app.main import run
 
@@ -209,6 +231,24 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-decisions", type=int, default=1_000_000)
     s.add_argument("-v", "--verbose", action="store_true")
     s.set_defaults(fn=_cmd_autoplay)
+
+    s = sub.add_parser("host", help="host a game for LAN team play (headless)")
+    s.add_argument("file", type=Path)
+    s.add_argument("--port", type=int, default=5670)
+    s.add_argument("--seats", type=Path, help="seat file (default: FILE with .seats.toml, created if missing)")
+    s.add_argument("--bind", default="*", help="interface address to listen on (default: all)")
+    s.add_argument("--key-dir", help="where the host key is kept (default: the user data directory)")
+    s.add_argument("--no-discovery", action="store_true", help="do not announce the game on the LAN (zeroconf)")
+    s.set_defaults(fn=_cmd_host)
+
+    s = sub.add_parser("join", help="join a hosted game in text mode (HOST:PORT or a dfd:// join code)")
+    s.add_argument("target", nargs="?")
+    s.add_argument("--key", default="player", help="your key: a name under the key directory or a .key file path")
+    s.add_argument("--server-key", help="the host's public key, if the join code does not carry it")
+    s.add_argument("--name", default="")
+    s.add_argument("--key-dir", help="where your key is kept (default: the user data directory)")
+    s.add_argument("--print-key", action="store_true", help="print your public key (send it to the host) and exit")
+    s.set_defaults(fn=_cmd_join)
     return p
 
 

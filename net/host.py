@@ -183,6 +183,7 @@ class Host:
         self.conns: dict[bytes, Conn] = {}
         self._kicked: dict[bytes, float] = {}
         self._bans: dict[str, float] = {}
+        self._last_acting = ""
         self._anon_hint: dict[bytes, float] = {}
         self._anon_strikes: dict[bytes, int] = {}
         self._cmds: dict[tuple[str, str], int] = {}     # (key, command id) -> seq
@@ -562,7 +563,7 @@ class Host:
         return d.side if d else ""
 
     def _presence(self) -> None:
-        acting = self._acting()
+        acting = self._last_acting = self._acting()
         online = {c.key for c in self.conns.values()}
         players = [P.Player(name=s.name, seat=s.seat, fingerprint=s.fingerprint, connected=s.key in online,
                             acting=s.seat in (AXIS, ALLIED) and (acting == s.seat or acting == "either"))
@@ -599,6 +600,7 @@ class Host:
             self._refuse(c.rid, c, P.STALE, reason, cmd_id=cmd.id, strike=False)
             return
         self._pending_cmd = NetCommandRow(seq=seq + 1, key=c.key, cmd_id=cmd.id)
+        before_hash = self.game.engine.hash()
         try:
             with self._lock:
                 entry = self.game.act(cmd.action)
@@ -609,7 +611,13 @@ class Host:
             # the engine's reason and rule, verbatim
             self._refuse(c.rid, c, P.ILLEGAL, exc.reason, rule=exc.rule, cmd_id=cmd.id, strike=False)
             return
-        except Exception as exc:  # noqa: BLE001 - the file could not take the action: reload the truth from it
+        except Exception as exc:  # noqa: BLE001
+            if self.seq == seq and self.game.engine.hash() == before_hash:
+                # the engine failed on this action and restored its state (Engine.apply): refuse it
+                self._refuse(c.rid, c, P.ENGINE_ERROR, f"the engine could not apply {cmd.action}: {exc}",
+                             cmd_id=cmd.id)
+                return
+            # the file could not take the action: reload the truth from it
             log.exception("could not commit an action")
             self._refuse(c.rid, c, P.STORE_FAILED, f"the host could not save the action: {exc}", cmd_id=cmd.id,
                          strike=False)
@@ -622,8 +630,11 @@ class Host:
         self._by[entry.seq] = c.key
         e = P.Entry(seq=entry.seq, action=entry.action, rolls=list(entry.rolls), hash=entry.hash,
                     events=list(entry.events), by=seat.name)
-        self._broadcast(P.Update(entries=[e], acting=self._acting()))
+        acting = self._acting()
+        self._broadcast(P.Update(entries=[e], acting=acting))
         self._send(c.rid, P.Ack(id=cmd.id, seq=entry.seq, hash=entry.hash))
+        if acting != self._last_acting:
+            self._presence()
 
     def _reopen(self) -> None:
         with self._lock:
@@ -670,13 +681,32 @@ def run_host(path: str | Path, port: int = 5670, seats_file: str | Path | None =
     if not seats_file.exists():
         seats_file.write_text(SEATS_TEMPLATE, encoding="utf-8")
         out(f"Created the seat file {seats_file}: add one [[seat]] per player (name, side, key).")
-    host = Host(path, port, seats_file, key_dir=key_dir, advertise=advertise, bind=bind,
-                on_event=lambda t: out(f"[host] {t}"))
+    try:
+        host = Host(path, port, seats_file, key_dir=key_dir, advertise=advertise, bind=bind,
+                    on_event=lambda t: out(f"[host] {t}"))
+    except (ValueError, keymod.KeyError_) as exc:
+        out(f"dfd host: {exc}")
+        return 2
     out(f"Join code: {host.join_code()}")
     out(f"Host key fingerprint: {host.fingerprint}")
     out(f"Seats: {len(host.seats.by_key)} in {seats_file}" + ("" if host.seats.by_key else " (nobody can join yet)"))
+    import signal
+
+    def _term(signum, frame):  # noqa: ANN001 - signal handler
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, _term)
+    except ValueError:
+        pass  # not the main thread
     try:
         host.serve_forever()
     except KeyboardInterrupt:
         host.stop()
+    except zmq.ZMQError as exc:
+        out(f"dfd host: cannot listen on port {port}: {exc}")
+        return 2
+    except StoreError:
+        raise
+    out("[host] stopped")
     return 0

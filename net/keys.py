@@ -9,8 +9,9 @@ explicit directory says otherwise; secret key files are written with mode 0600.
   over the phone: the first 16 bytes of its SHA-256, as eight groups of four
   hex digits (``3f2a-9c1b-...``).
 * A **join code** is everything a player needs to connect and to trust the
-  host: ``dfd://HOST:PORT/SERVER_PUBLIC_KEY`` (the key is Z85, URL-safe enough
-  to paste; it is checked by the CURVE handshake itself).
+  host: ``dfd://HOST:PORT/KEY`` with the host's public key as 64 hex digits
+  (shell- and chat-safe; the Z85 form is accepted too).  The CURVE handshake
+  itself proves that the host holds the matching secret key.
 """
 
 from __future__ import annotations
@@ -144,11 +145,19 @@ class JoinCode:
     server_key: str | None
 
     def __str__(self) -> str:
-        return f"dfd://{self.host}:{self.port}" + (f"/{self.server_key}" if self.server_key else "")
+        return join_code(self.host, self.port, self.server_key) if self.server_key else f"{self.host}:{self.port}"
 
 
 def join_code(host: str, port: int, server_key: str) -> str:
-    return str(JoinCode(host, port, check_public_key(server_key, "server key")))
+    """``dfd://HOST:PORT/HEX``: the key as 64 hex digits, safe to paste into a shell or a chat."""
+    raw = z85.decode(check_public_key(server_key, "server key").encode("ascii"))
+    return f"dfd://{host}:{port}/{raw.hex()}"
+
+
+def _key_from_code(text: str) -> str:
+    if re.fullmatch(r"[0-9a-fA-F]{64}", text):
+        return z85.encode(bytes.fromhex(text)).decode("ascii")
+    return check_public_key(text, "server key in the join code")
 
 
 def parse_join(text: str) -> JoinCode:
@@ -161,4 +170,4 @@ def parse_join(text: str) -> JoinCode:
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise KeyError_(f"{text!r} is not HOST:PORT (e.g. 192.168.1.20:5670) or a dfd:// join code")
     host = host.strip("[]")
-    return JoinCode(host, int(port), check_public_key(key, "server key in the join code") if key else None)
+    return JoinCode(host, int(port), _key_from_code(key) if key else None)

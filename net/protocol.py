@@ -66,6 +66,7 @@ ILLEGAL = "illegal"                   # the engine refused; reason and rule are 
 STALE = "stale"                       # the command was based on an older game state
 GAME_OVER = "game_over"
 STORE_FAILED = "store_failed"
+ENGINE_ERROR = "engine_error"         # the engine raised something other than a rules refusal
 UNAUTHORISED = "unauthorised"
 TOO_MANY = "too_many"
 
@@ -245,6 +246,8 @@ def decode_client(frames: list[bytes]) -> ClientMessage:
         msg = _client_decoder.decode(body)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise ProtocolError(MALFORMED, f"malformed message: {exc}") from None
+    except RecursionError:
+        raise ProtocolError(MALFORMED, "malformed message: JSON nested too deeply") from None
     _validate_client(msg)
     return msg
 
@@ -289,6 +292,8 @@ def decode_host(frames: list[bytes]) -> HostMessage:
         raise
     try:
         return _host_decoder.decode(body)
+    except RecursionError:
+        raise ProtocolError(MALFORMED, "malformed message from the host: JSON nested too deeply") from None
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise ProtocolError(MALFORMED, f"malformed message from the host: {exc}") from None
 
