@@ -103,6 +103,12 @@ class Client:
         self._crash = True
         self.stop()
 
+    def drop(self, seconds: float = 0.0) -> None:
+        """Lose the connection without a goodbye and stay offline ``seconds`` (a network outage); then reconnect."""
+        self._offline_until = time.monotonic() + seconds
+        self._drop_now = True
+        self._wake()
+
     @property
     def seat(self) -> str:
         return self.welcome.seat if self.welcome else ""
@@ -152,6 +158,8 @@ class Client:
 
     # ------------------------------------------------------------------ internals
     _crash = False
+    _drop_now = False
+    _offline_until = 0.0
 
     def _post(self, msg: Any) -> None:
         with self._cond:
@@ -231,7 +239,7 @@ class Client:
                     break
                 self._close(s, mon)
                 s = mon = None
-                wait = delay * (0.8 + 0.4 * random.random())
+                wait = max(delay * (0.8 + 0.4 * random.random()), self._offline_until - time.monotonic())
                 self._set_status("reconnecting", f"in {wait:.1f} s")
                 delay = min(delay * 2, self.backoff[1])
                 if self._stop.wait(wait):
@@ -270,6 +278,10 @@ class Client:
             now = time.monotonic()
             if self._wake_r in events:
                 os.read(self._wake_r, 4096)
+            if self._drop_now:
+                self._drop_now = False
+                self._emit("status", "connection dropped")
+                return "welcomed" if welcomed else "lost"
             if mon in events:
                 while True:
                     try:

@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +56,7 @@ class Table:
     proc: subprocess.Popen | None = None
     key_dir: Path | None = None
     host_options: dict = field(default_factory=dict)
+    host_output: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for name, seat in self.seats:
@@ -90,21 +92,28 @@ class Table:
             [sys.executable, "-m", "app.cli", "host", str(self.path), "--port", str(self.port), "--seats", str(seats),
              "--bind", "127.0.0.1", "--no-discovery"],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        # wait until it listens
+        listening = threading.Event()
+        proc = self.proc
+
+        def drain() -> None:  # keep reading so that the host never blocks on a full pipe
+            for line in proc.stdout:
+                self.host_output.append(line.rstrip("\n"))
+                if "hosting" in line:
+                    listening.set()
+
+        threading.Thread(target=drain, daemon=True).start()
         end = time.monotonic() + 60
         while time.monotonic() < end:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"the host process exited (rc {self.proc.poll()})")
-            if "hosting" in line:
+            if listening.wait(0.2):
                 return self.proc
+            if proc.poll() is not None:
+                raise RuntimeError(f"the host process exited (rc {proc.returncode}):\n" + "\n".join(self.host_output))
         raise RuntimeError("the host process did not start listening in time")
 
     def kill_host_process(self, sig: int = signal.SIGKILL) -> None:
         assert self.proc is not None
         self.proc.send_signal(sig)
         self.proc.wait(30)
-        self.proc.stdout.close()
         self.proc = None
 
     # ---------------------------------------------------------------- clients
