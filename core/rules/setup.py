@@ -28,6 +28,15 @@ def legal_hexes(eng: Engine, item: dict) -> list[Hex]:
     return out
 
 
+def _range_text(n: int) -> str:
+    """3.1 wording: "within three hexes of"; within 1 is "on or adjacent to"."""
+    if n == 0:
+        return "in"
+    if n == 1:
+        return "on or adjacent to"
+    return f"within {n} hexes of"
+
+
 def pending_placements(eng: Engine, side: str) -> list[dict]:
     return [p for p in eng.state.vars.get("setup_pending", []) if p["side"] == side]
 
@@ -46,7 +55,7 @@ class SetUp(Procedure):
             name = item.get("name", item["unit"])
             return Decision(
                 side=side, kind="setup_place",
-                prompt=f"Set up {name} within {item['within']} hexes of {item['of']} ({len(todo)} left to place)",
+                prompt=f"Set up {name} {_range_text(int(item['within']))} {item['of']} ({len(todo)} left to place)",
                 rule=item.get("rule") or "3.1",
                 options=tuple(
                     Option(action=Action(kind="place", side=side, args={"unit": item["unit"], "hex": h.label}), label=h.label)
