@@ -354,6 +354,7 @@ class TurnProcedure(Procedure):
         if st.phase < 20:
             st.phase += 1
             st.step = 1
+            eng.say(f"GT {st.gt} — Phase {sequence.phase(st.phase).title}")
             return
         # 4.1 XX b): advance the turn marker and continue with the Strategic Impulse
         st.gt += 1
@@ -362,6 +363,7 @@ class TurnProcedure(Procedure):
         st.surprise = False
         st.ghibli = False
         eng.say(f"GT {st.gt} begins")
+        eng.say(f"GT {st.gt} — Phase {sequence.phase(1).title}")
 
 
 @procedure("step")

@@ -67,6 +67,9 @@ def test_two_full_gts_visit_all_20_phases_in_order(walk_engine):
     assert ("VI", ALLIED) in {(sequence.ROMAN[p - 1], s) for g, p, _, s in visited if g == 5 and p == 6}
     assert ("IX", AXIS) in {(sequence.ROMAN[p - 1], s) for g, p, _, s in visited if g == 5 and p == 9}
     assert eng.state.result is not None and eng.state.gt == 6  # 4.1 XX a): marker reached the end box
+    # the log's phase headings show all 20 phases of GT 6, in order, automatic ones (XVIII-XX) included
+    headings = [e for entry in eng.log for e in entry.events if e.startswith("GT 6 — Phase ")]
+    assert [h.split("Phase ")[1].split(".")[0] for h in headings] == list(sequence.ROMAN)
 
 
 def test_previous_gt_status_until_phase_v(walk_engine):
