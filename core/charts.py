@@ -82,7 +82,7 @@ RATIO_RE = re.compile(r"^(\()?(\d+):(\d+)(\))?$")
 CODE_RE = re.compile(r"^(-|E|[QHX][mwr]?|[mwr])$")
 
 
-class CrtLine(_S):
+class CrtLine(_S, kw_only=True):
     line: int
     name: str
     odds: list[str]
@@ -91,26 +91,26 @@ class CrtLine(_S):
     reason: str = ""
 
 
-class CrtDefender(_S):
+class CrtDefender(_S, kw_only=True):
     morale: int
     results: list[str]
     source: str
     reason: str = ""
 
 
-class CrtAttacker(_S):
+class CrtAttacker(_S, kw_only=True):
     supplied: list[str]
     unsupplied: list[str]
     source: str
     reason: str = ""
 
 
-class CrtCode(_S):
+class CrtCode(_S, kw_only=True):
     meaning: str
     rule: str
 
 
-class CrtFact(_S):
+class CrtFact(_S, kw_only=True):
     kind: Literal["ratio", "defender", "attacker"]
     cite: str
     line: int = 0
@@ -124,7 +124,7 @@ class CrtFact(_S):
     result: str = ""
 
 
-class CrtFile(_S):
+class CrtFile(_S, kw_only=True):
     columns: int
     max_morale_line: int
     lines: list[CrtLine]
@@ -396,7 +396,7 @@ def terrain_line(terrain: str, *, fort_level: int = 0, reductions: int = 0) -> i
 # =========================================================== Combat Modifiers
 
 
-class StrengthMod(_S):
+class StrengthMod(_S, kw_only=True):
     id: str
     factor: float
     side: Literal["attacker", "defender", "both"]
@@ -407,7 +407,7 @@ class StrengthMod(_S):
     reason: str = ""
 
 
-class RatingMod(_S):
+class RatingMod(_S, kw_only=True):
     id: str
     rating: str
     effect: str
@@ -417,7 +417,7 @@ class RatingMod(_S):
     reason: str = ""
 
 
-class ShiftMod(_S):
+class ShiftMod(_S, kw_only=True):
     id: str
     columns: int | str
     kind: Literal["general", "attacker_support", "defender_support", "support"]
@@ -428,7 +428,7 @@ class ShiftMod(_S):
     note: str = ""
 
 
-class LineShift(_S):
+class LineShift(_S, kw_only=True):
     id: str
     lines: int | str
     when: str
@@ -437,7 +437,7 @@ class LineShift(_S):
     reason: str = ""
 
 
-class MoraleMod(_S):
+class MoraleMod(_S, kw_only=True):
     id: str
     add: int
     rule: str
@@ -446,13 +446,13 @@ class MoraleMod(_S):
     note: str = ""
 
 
-class WeatherShifts(_S):
+class WeatherShifts(_S, kw_only=True):
     shifts: list[int]
     source: str
     reason: str = ""
 
 
-class CombatModifiers(_S):
+class CombatModifiers(_S, kw_only=True):
     strength: list[StrengthMod]
     rating: list[RatingMod]
     shift: list[ShiftMod]
@@ -509,7 +509,7 @@ def morale_modifier(*ids: str) -> int:
 # ============================================================ Stacking Summary
 
 
-class StackLimits(_S):
+class StackLimits(_S, kw_only=True):
     city: int
     other: int
     off_map: int
@@ -518,7 +518,7 @@ class StackLimits(_S):
     reason: str = ""
 
 
-class Capacity(_S):
+class Capacity(_S, kw_only=True):
     shipping_box_steps: int
     shipping_box_rp: int
     shipping_box_supply: int
@@ -537,7 +537,7 @@ class Capacity(_S):
     reason: str = ""
 
 
-class StackRow(_S):
+class StackRow(_S, kw_only=True):
     id: str
     stacking_points: int
     shipping_boxes_per_step: float
@@ -550,7 +550,7 @@ class StackRow(_S):
     reason: str = ""
 
 
-class StackingFile(_S):
+class StackingFile(_S, kw_only=True):
     limits: StackLimits
     capacity: Capacity
     category: list[StackRow]
