@@ -1,0 +1,268 @@
+"""The one object through which the GUI talks to the engine.
+
+Like Anki's "operations": widgets never touch ``core`` state directly; they ask
+the controller to :meth:`act` (which calls ``Game.act`` — the action is
+committed to the ``.dfd`` file before the call returns) and redraw when
+:attr:`changed` fires.  Refusals come back as the engine's own reason and rule
+(:attr:`refused`); the GUI adds nothing to them.
+
+Replay: the states of the log are rebuilt with :meth:`core.engine.Engine.replay`
+semantics — the initial state plus the logged actions with their recorded dice
+— from checkpoints kept where the engine holds no undo point.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from core import sequence
+from core.decisions import ALLIED, AXIS, Action, Decision, GameOver, IllegalAction
+from core.engine import Engine, LogEntry
+from core.game import Game
+from core.state import GameState
+
+CHECKPOINT_EVERY = 25
+
+
+class QueueDice:
+    """Dice that replay recorded rolls in order (the log's dice)."""
+
+    def __init__(self, rolls: list[int] | None = None):
+        self.queue = list(rolls or [])
+
+    def d6(self, seed: int, index: int) -> int:
+        if not self.queue:
+            raise IllegalAction("the log records fewer dice than the replay needs", "R-UNDO")
+        return self.queue.pop(0)
+
+
+@dataclass(frozen=True)
+class Heading:
+    index: int       # number of log entries applied before this heading's first action
+    gt: int
+    phase: int
+
+    @property
+    def text(self) -> str:
+        from core import calendar
+        return f"GT {self.gt} ({calendar.month_of(self.gt)}) · {sequence.phase(self.phase).title}"
+
+
+class GameController(QObject):
+    changed = Signal()              # the shown state or decision changed
+    loaded = Signal()               # a game was opened or created
+    refused = Signal(str, str)      # reason, rule (from IllegalAction)
+    notice = Signal(str)            # neutral status text
+    handover = Signal(str)          # hotseat: this side must take the seat
+    acted = Signal(object)          # LogEntry just committed
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self.game: Game | None = None
+        self.path: Path | None = None
+        self.seat: str | None = None          # hotseat: the side now at the keyboard
+        self.hotseat = True
+        self.replay_index: int | None = None  # None: live; n: the state after the first n actions
+        self._initial: bytes | None = None
+        self._checkpoints: dict[int, bytes] = {}
+        self._cursor: tuple[int, Engine] | None = None
+
+    # ------------------------------------------------------------------ files
+    def new_game(self, path: Path | str, scenario: str, seed: int = 1, overwrite: bool = False) -> None:
+        game = Game.new(path, scenario, seed, overwrite=overwrite)
+        self._install(game, Path(path))
+
+    def open_game(self, path: Path | str) -> None:
+        game = Game.open(path)
+        self._install(game, Path(path))
+
+    def _install(self, game: Game, path: Path) -> None:
+        if self.game is not None:
+            self.game.close()
+        self.game = game
+        self.path = path
+        self.replay_index = None
+        self._initial = game.store.initial_state()
+        self._checkpoints = {0: self._initial}
+        self._cursor = None
+        d = game.engine.pending()
+        self.seat = d.side if d is not None and d.side in (AXIS, ALLIED) else self.seat
+        self.loaded.emit()
+        self.changed.emit()
+
+    def close(self) -> None:
+        if self.game is not None:
+            self.game.close()
+            self.game = None
+
+    # ------------------------------------------------------------------ live play
+    @property
+    def engine(self) -> Engine | None:
+        return self.game.engine if self.game else None
+
+    def act(self, action: Action) -> bool:
+        """Send one action; True when the engine accepted (and the file committed) it."""
+        if self.game is None:
+            return False
+        if self.replay_index is not None:
+            self.refused.emit("Leave replay mode to play: the replay shows a past state of the game", "replay")
+            return False
+        try:
+            entry = self.game.act(action)
+        except GameOver as exc:
+            self.refused.emit(exc.reason, exc.rule)
+            return False
+        except IllegalAction as exc:
+            self.refused.emit(exc.reason, exc.rule)
+            return False
+        self.acted.emit(entry)
+        self._after_change()
+        return True
+
+    def _after_change(self) -> None:
+        self.changed.emit()
+        d = self.pending()
+        if d is not None and self.hotseat and d.side in (AXIS, ALLIED) and self.seat is not None and d.side != self.seat:
+            self.handover.emit(d.side)
+
+    def take_seat(self, side: str) -> None:
+        self.seat = side
+
+    def undo_side(self) -> str | None:
+        """The side whose last action can be taken back now (R-UNDO), preferring the seated side."""
+        eng = self.engine
+        if eng is None or self.replay_index is not None:
+            return None
+        order = [self.seat] if self.seat in (AXIS, ALLIED) else []
+        order += [s for s in (AXIS, ALLIED) if s not in order]
+        for s in order:
+            if eng.can_undo(s):
+                return s
+        return None
+
+    def undo(self) -> bool:
+        side = self.undo_side() or self.seat or AXIS
+        return self.act(Action(kind="undo", side=side))
+
+    # ------------------------------------------------------------------ what is shown
+    def live_state(self) -> GameState | None:
+        return self.game.state if self.game else None
+
+    def state(self) -> GameState | None:
+        """The state on screen: the live one, or the replayed one in replay mode."""
+        if self.game is None:
+            return None
+        if self.replay_index is None:
+            return self.game.state
+        return self._engine_at(self.replay_index).state
+
+    def pending(self) -> Decision | None:
+        if self.game is None:
+            return None
+        if self.replay_index is None:
+            return self.game.engine.pending()
+        return self._engine_at(self.replay_index).pending()
+
+    def log(self) -> list[LogEntry]:
+        return self.game.engine.log if self.game else []
+
+    def hash(self) -> str:
+        return self.game.engine.hash() if self.game else ""
+
+    def query_names(self) -> set[str]:
+        from core.engine import QUERIES
+        return set(QUERIES)
+
+    def query(self, name: str, **kw):
+        eng = self.engine if self.replay_index is None else self._engine_at(self.replay_index)
+        if eng is None:
+            return None
+        return eng.query(name, **kw)
+
+    # ------------------------------------------------------------------ replay
+    @property
+    def replaying(self) -> bool:
+        return self.replay_index is not None
+
+    def set_replay(self, index: int | None) -> None:
+        if self.game is None:
+            return
+        n = len(self.log())
+        if index is not None:
+            index = max(0, min(n, index))
+        self.replay_index = index
+        self.changed.emit()
+
+    def step_replay(self, delta: int) -> None:
+        n = len(self.log())
+        cur = n if self.replay_index is None else self.replay_index
+        self.set_replay(cur + delta)
+
+    def headings(self) -> list[Heading]:
+        """The GT/phase headings of the log: where each new (GT, phase) starts."""
+        out: list[Heading] = []
+        if self.game is None or self._initial is None:
+            return out
+        start = GameState.decode(self._initial)
+        last = (start.gt, start.phase)
+        out.append(Heading(0, *last))
+        for i, e in enumerate(self.log()):
+            key = (e.gt, e.phase)
+            if key != last:
+                out.append(Heading(i + 1, *key))
+                last = key
+        return out
+
+    def initial_state(self) -> GameState | None:
+        return GameState.decode(self._initial) if self._initial else None
+
+    def _engine_at(self, n: int) -> Engine:
+        """An engine holding the state after the first ``n`` logged actions."""
+        log = self.log()
+        cur = self._cursor
+        if cur is not None and cur[0] == n:
+            return cur[1]
+        if cur is not None and cur[0] < n and cur[0] >= max(k for k in self._checkpoints if k <= n):
+            start, eng = cur
+        else:
+            start = max(k for k in self._checkpoints if k <= n)
+            eng = Engine(GameState.decode(self._checkpoints[start]), QueueDice())
+        try:
+            eng = self._advance(eng, start, n, log)
+        except IllegalAction:
+            # an undo reaching back past a checkpoint: replay from the very beginning
+            eng = self._advance(Engine(GameState.decode(self._initial), QueueDice()), 0, n, log)
+        self._cursor = (n, eng)
+        return eng
+
+    def _advance(self, eng: Engine, start: int, n: int, log: list[LogEntry]) -> Engine:
+        for i in range(start, n):
+            entry = log[i]
+            eng.dice = QueueDice(entry.rolls)
+            eng.apply(entry.action)
+            k = i + 1
+            if k % CHECKPOINT_EVERY == 0 and k not in self._checkpoints and not (eng.can_undo(AXIS) or eng.can_undo(ALLIED)):
+                self._checkpoints[k] = eng.state.encode()
+        return eng
+
+    def states_by_gt(self) -> dict[int, GameState]:
+        """The state at the end of each GT played so far (for the dashboard)."""
+        if self.game is None or self._initial is None:
+            return {}
+        log = self.log()
+        eng = Engine(GameState.decode(self._initial), QueueDice())
+        encoded: dict[int, bytes] = {eng.state.gt: eng.state.encode()}
+        for i, entry in enumerate(log):
+            nxt = log[i + 1] if i + 1 < len(log) else None
+            eng.dice = QueueDice(entry.rolls)
+            try:
+                eng.apply(entry.action)
+            except IllegalAction:
+                break
+            if nxt is None or nxt.gt != entry.gt or eng.state.gt != entry.gt:
+                encoded[eng.state.gt] = eng.state.encode()
+        encoded[self.game.state.gt] = self.game.state.encode()
+        return {gt: GameState.decode(b) for gt, b in sorted(encoded.items())}

@@ -1,0 +1,713 @@
+"""The main window: phase bar, prompt, map (with minimap), docks, menus.
+
+The window never decides a rule: it shows ``controller.pending()`` — the
+engine's decision — with its options as buttons or highlighted map targets, and
+sends the chosen action back through :meth:`GameController.act`.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QPoint, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QIcon, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication, QCheckBox, QDockWidget, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QListWidget,
+    QListWidgetItem, QMainWindow, QMenu, QMessageBox, QStatusBar, QTabWidget, QToolBar, QVBoxLayout, QWidget,
+)
+
+from app import counterart, geometry as geo, mapinfo, theme
+from app.cards import CardsPanel
+from app.combat import CombatDialog
+from app.controller import GameController
+from app.dashboard import Dashboard
+from app.dialogs import HotseatCover, NewGameDialog, PasswordsDialog, RulesViewer
+from app.mapview import MapScene, MapView, Minimap
+from app.offmap import OffMapDisplay
+from app.panels import LogPanel, PhaseBar, PromptBar, StackInspector
+from app.settings import Settings, data_dir
+from core import sequence
+from core.decisions import ALLIED, AXIS, Action, Decision, Option
+from core.scenario import load as load_scenario
+
+ICON = Path(__file__).resolve().parent.parent / "resources" / "icons" / "dfd.svg"
+
+LAYER_NAMES = [
+    ("terrain", "Terrain", "Hex terrain and hexside features (from the map data)"),
+    ("roads", "Roads, tracks and rail", "Primary and secondary roads, desert tracks and the railway"),
+    ("grid", "Hex grid", "The hex outlines"),
+    ("labels", "Hex numbers", "DFD hex numbers (C2331) — they appear as you zoom in"),
+    ("names", "Place names", "Towns, ports and oases"),
+    ("sheets", "Map sheets", "Edges and titles of the six maps"),
+    ("counters", "Counters", "Units on the map"),
+    ("control", "Hex control", "Which side controls each hex (2.2.2)"),
+    ("highlights", "Legal targets and overlays", "Hexes the pending decision or an overlay highlights"),
+]
+
+#: Overlays computed by the engine: (query name, title, tooltip).  Each is enabled only when
+#: the engine registers the query (core.engine.QUERIES); the app never computes them itself.
+OVERLAYS = [
+    ("reachable", "Reachable hexes (MP cost)", "Hexes the selected stack can reach, with the MP cost (13.0)"),
+    ("zoc", "Zones of control", "Enemy zones of control (11.0)"),
+    ("supply_overlay", "Supply (LOS/LOC, sources)", "Lines of supply and communication per side (12.0)"),
+    ("odds", "Combat odds preview", "Odds of an attack on the hovered hex (14.0)"),
+    ("interdiction", "Interdiction", "Air interdiction (19.0)"),
+]
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: Settings | None = None, controller: GameController | None = None):
+        super().__init__()
+        self.settings = settings or Settings.load()
+        self.ctl = controller or GameController(self)
+        self.ctl.hotseat = self.settings.hotseat
+        self.selected_hex: str | None = None
+        self.selected_box: str | None = None
+        self._log_len = -1
+        self._hover = ""
+        self.setWindowTitle("Desert Fox Campaign Manager")
+        if ICON.exists():
+            self.setWindowIcon(QIcon(str(ICON)))
+        self.resize(1500, 940)
+
+        # ---- map
+        self.scene = MapScene(self.settings.layers)
+        self.view = MapView(self.scene)
+        self.minimap = Minimap(self.view, self.scene)
+
+        # ---- top bars
+        self.phasebar = PhaseBar()
+        self.prompt = PromptBar()
+        self.prompt.optionChosen.connect(self.choose_option)
+        self.prompt.ruleClicked.connect(self.open_rule)
+
+        # ---- centre tabs
+        self.offmap = OffMapDisplay()
+        self.offmap.boxClicked.connect(self._box_clicked)
+        self.cards = CardsPanel()
+        self.dashboard = Dashboard()
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.view, "Map")
+        self.tabs.addTab(self.offmap, "Off-map display")
+        self.tabs.addTab(self.cards, "Cards")
+        self.tabs.addTab(self.dashboard, "Dashboard")
+        self.tabs.setTabToolTip(0, "All six maps on one grid (F2)")
+        self.tabs.setTabToolTip(1, "Turn Record Track, holding boxes and tracks (F3)")
+        self.tabs.setTabToolTip(2, "Both sides' event cards (F4)")
+        self.tabs.setTabToolTip(3, "Campaign charts (F5)")
+        self.tabs.currentChanged.connect(lambda _i: self._refresh_tabs())
+
+        central = QWidget()
+        cl = QVBoxLayout(central)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.setSpacing(0)
+        cl.addWidget(self.phasebar)
+        cl.addWidget(self.prompt)
+        cl.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
+
+        # ---- docks
+        self.inspector = StackInspector()
+        self.logpanel = LogPanel()
+        self.logpanel.replayRequested.connect(self.ctl.set_replay)
+        self.layers_panel = self._build_layers_panel()
+        self.dock_inspector = self._dock("Stack inspector", self.inspector, Qt.RightDockWidgetArea)
+        self.dock_log = self._dock("Game log and replay", self.logpanel, Qt.RightDockWidgetArea)
+        self.dock_layers = self._dock("Layers and overlays", self.layers_panel, Qt.LeftDockWidgetArea)
+        self.resizeDocks([self.dock_inspector, self.dock_log], [330, 330], Qt.Horizontal)
+        self.resizeDocks([self.dock_layers], [210], Qt.Horizontal)
+        self.resizeDocks([self.dock_inspector, self.dock_log], [330, 470], Qt.Vertical)
+
+        # ---- cover (hotseat)
+        self.cover = HotseatCover(self, self.settings)
+        self.cover.revealed.connect(self._revealed)
+
+        # ---- status bar
+        self.status = QStatusBar()
+        self.hover_label = QLabel("")
+        self.file_label = QLabel("")
+        self.file_label.setStyleSheet("color:#6b5a3a")
+        self.status.addWidget(self.hover_label, 1)
+        self.status.addPermanentWidget(self.file_label)
+        self.setStatusBar(self.status)
+
+        self._build_actions()
+        self._build_toolbar()
+        self._build_menus()
+
+        # ---- signals
+        self.view.hexClicked.connect(self.hex_clicked)
+        self.view.hexHovered.connect(self._hovered)
+        self.ctl.changed.connect(self.refresh)
+        self.ctl.loaded.connect(self._loaded)
+        self.ctl.refused.connect(self._refused)
+        self.ctl.handover.connect(self._handover)
+        self.ctl.acted.connect(lambda _e: self.prompt.clear_refusal())
+
+        if self.settings.geometry:
+            self.restoreGeometry(QByteArray.fromBase64(self.settings.geometry.encode()))
+        self.refresh()
+
+    # ================================================================ building
+    def _dock(self, title: str, w: QWidget, area) -> QDockWidget:
+        d = QDockWidget(title, self)
+        d.setObjectName(title.replace(" ", "_"))
+        d.setWidget(w)
+        d.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetClosable | QDockWidget.DockWidgetFloatable)
+        self.addDockWidget(area, d)
+        return d
+
+    def _build_layers_panel(self) -> QWidget:
+        w = QWidget()
+        lay = QVBoxLayout(w)
+        lay.setContentsMargins(8, 8, 8, 8)
+        head = QLabel("<b>Map layers</b>")
+        lay.addWidget(head)
+        self.layer_boxes: dict[str, QCheckBox] = {}
+        for key, title, tip in LAYER_NAMES:
+            cb = QCheckBox(title)
+            cb.setToolTip(tip)
+            cb.setChecked(self.settings.layers.get(key, True))
+            cb.toggled.connect(lambda on, k=key: self.set_layer(k, on))
+            lay.addWidget(cb)
+            self.layer_boxes[key] = cb
+        lay.addSpacing(10)
+        lay.addWidget(QLabel("<b>Engine overlays</b>"))
+        self.overlay_list = QListWidget()
+        self.overlay_list.setToolTip("Overlays are computed by the rules engine; greyed out until the engine offers them")
+        self.overlay_list.itemChanged.connect(lambda _it: self._update_overlay())
+        lay.addWidget(self.overlay_list, 1)
+        src = mapinfo.load().source
+        self.map_source = QLabel(f"<span style='color:#7a6a4a'>Map data: {'core.mapdata' if mapinfo.load().has_terrain else 'grid only (no terrain data yet)'}</span>")
+        self.map_source.setWordWrap(True)
+        self.map_source.setToolTip(src)
+        lay.addWidget(self.map_source)
+        return w
+
+    def _fill_overlays(self) -> None:
+        names = self.ctl.query_names()
+        self.overlay_list.blockSignals(True)
+        checked = {self.overlay_list.item(i).data(Qt.UserRole) for i in range(self.overlay_list.count())
+                   if self.overlay_list.item(i).checkState() == Qt.Checked}
+        self.overlay_list.clear()
+        for q, title, tip in OVERLAYS:
+            it = QListWidgetItem(title)
+            it.setData(Qt.UserRole, q)
+            ok = q in names
+            it.setFlags((Qt.ItemIsUserCheckable | Qt.ItemIsEnabled) if ok else Qt.NoItemFlags)
+            it.setCheckState(Qt.Checked if q in checked and ok else Qt.Unchecked)
+            it.setToolTip(tip + ("" if ok else f"\nNot available yet: the engine registers no '{q}' query."))
+            self.overlay_list.addItem(it)
+        self.overlay_list.blockSignals(False)
+
+    def _act(self, text: str, slot, shortcut=None, tip: str = "", checkable: bool = False) -> QAction:
+        a = QAction(text, self)
+        if shortcut:
+            a.setShortcut(QKeySequence(shortcut))
+        a.setToolTip(tip or text)
+        a.setStatusTip(tip or text)
+        a.setCheckable(checkable)
+        a.triggered.connect(slot)
+        self.addAction(a)
+        return a
+
+    def _build_actions(self) -> None:
+        self.a_new = self._act("&New game…", self.new_game, QKeySequence.New, "Start a new game from a scenario")
+        self.a_open = self._act("&Open…", self.open_game_dialog, QKeySequence.Open, "Open a .dfd game file")
+        self.a_export = self._act("&Export map PNG…", self.export_png_dialog, "Ctrl+E", "Save the whole map as a PNG image")
+        self.a_quit = self._act("&Quit", self.close, QKeySequence.Quit)
+        self.a_undo = self._act("&Undo", self.undo, QKeySequence.Undo,
+                                "Take back your last action (back to the last die roll or the other side's action)")
+        self.a_replay = self._act("&Replay mode", self.toggle_replay, "Ctrl+R", "Step back and forth through the game", True)
+        self.a_back = self._act("Replay: one action back", lambda: self.ctl.step_replay(-1), "Ctrl+Left")
+        self.a_fwd = self._act("Replay: one action forward", lambda: self.ctl.step_replay(+1), "Ctrl+Right")
+        self.a_start = self._act("Replay: to the start", lambda: self.ctl.set_replay(0), "Ctrl+Home")
+        self.a_end = self._act("Replay: back to live play", lambda: self.ctl.set_replay(None), "Ctrl+End")
+        self.a_zoom_in = self._act("Zoom &in", lambda: self.view.zoom_smooth(1.4), QKeySequence.ZoomIn)
+        self.a_zoom_out = self._act("Zoom &out", lambda: self.view.zoom_smooth(1 / 1.4), QKeySequence.ZoomOut)
+        self.a_fit = self._act("&Whole map", self.view.fit_all, "Ctrl+0", "Show all six maps")
+        self.a_jump = self._act("&Jump to hex…", self._focus_jump, "Ctrl+J", "Type a hex number (C2331) to centre on it")
+        self.a_hotseat = self._act("&Hotseat and passwords…", self.hotseat_dialog, None, "Cover screen and per-side passwords")
+        self.a_rule = self._act("&Rule for this prompt", lambda: self.open_rule(self._current_rule()), QKeySequence.HelpContents,
+                                "Open the rule the current prompt cites")
+        self.a_rules = self._act("Rules &browser", lambda: self.open_rule("1.0"), "Shift+F1")
+        self.a_keys = self._act("&Keyboard shortcuts", self.show_shortcuts, "Ctrl+/")
+        self.a_about = self._act("&About", self.about)
+        for i, key in enumerate(("F2", "F3", "F4", "F5")):
+            self._act(f"Show tab {i + 1}", lambda _=False, i=i: self.tabs.setCurrentIndex(i), key)
+
+    def _build_toolbar(self) -> None:
+        tb = QToolBar("Main")
+        tb.setObjectName("MainToolbar")
+        tb.setMovable(False)
+        tb.setIconSize(QSize(18, 18))
+        for a in (self.a_new, self.a_open):
+            tb.addAction(a)
+        tb.addSeparator()
+        tb.addAction(self.a_undo)
+        tb.addAction(self.a_replay)
+        tb.addSeparator()
+        tb.addAction(self.a_zoom_out)
+        tb.addAction(self.a_zoom_in)
+        tb.addAction(self.a_fit)
+        tb.addSeparator()
+        tb.addWidget(QLabel(" Hex "))
+        self.jump = QLineEdit()
+        self.jump.setPlaceholderText("C2331")
+        self.jump.setMaximumWidth(90)
+        self.jump.setToolTip("Jump to hex: type a DFD hex number and press Enter (Ctrl+J)")
+        self.jump.returnPressed.connect(self._jump)
+        tb.addWidget(self.jump)
+        self.zoom_label = QLabel("")
+        self.zoom_label.setMinimumWidth(60)
+        self.view.zoomChanged.connect(lambda s: self.zoom_label.setText(f"  {s * 100:.0f}%"))
+        tb.addWidget(self.zoom_label)
+        self.addToolBar(tb)
+
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        f = mb.addMenu("&File")
+        f.addAction(self.a_new)
+        f.addAction(self.a_open)
+        self.recent_menu = f.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        f.addSeparator()
+        f.addAction(self.a_export)
+        f.addSeparator()
+        f.addAction(self.a_quit)
+        e = mb.addMenu("&Edit")
+        e.addAction(self.a_undo)
+        v = mb.addMenu("&View")
+        for a in (self.a_zoom_in, self.a_zoom_out, self.a_fit, self.a_jump):
+            v.addAction(a)
+        v.addSeparator()
+        lm = v.addMenu("&Layers")
+        self.layer_actions: dict[str, QAction] = {}
+        for key, title, tip in LAYER_NAMES:
+            a = QAction(title, self, checkable=True)
+            a.setChecked(self.settings.layers.get(key, True))
+            a.setToolTip(tip)
+            a.toggled.connect(lambda on, k=key: self.set_layer(k, on))
+            lm.addAction(a)
+            self.layer_actions[key] = a
+        v.addSeparator()
+        for d in (self.dock_inspector, self.dock_log, self.dock_layers):
+            v.addAction(d.toggleViewAction())
+        g = mb.addMenu("&Game")
+        g.addAction(self.a_replay)
+        for a in (self.a_back, self.a_fwd, self.a_start, self.a_end):
+            g.addAction(a)
+        g.addSeparator()
+        g.addAction(self.a_hotseat)
+        h = mb.addMenu("&Help")
+        h.addAction(self.a_rule)
+        h.addAction(self.a_rules)
+        h.addAction(self.a_keys)
+        h.addSeparator()
+        h.addAction(self.a_about)
+
+    # ================================================================ refresh
+    def _loaded(self) -> None:
+        self._log_len = -1
+        self.selected_hex = None
+        self.scene.select_hex(None)
+        self.inspector.show_units("", [], "Click a hex or a stack on the map to see its units.")
+        if self.ctl.path is not None:
+            self.settings.add_recent(self.ctl.path)
+            self._save_settings()
+        QTimer.singleShot(0, self._initial_view)
+
+    def _initial_view(self) -> None:
+        st = self.ctl.state()
+        hexes = [geo.rec_of(u.loc) for u in st.units.values()] if st else []
+        hexes = [h for h in hexes if h is not None]
+        if hexes:
+            xs = [h.x for h in hexes]
+            ys = [h.y for h in hexes]
+            self.view.set_zoom(0.85)
+            self.view.centerOn(sum(xs) / len(xs), sum(ys) / len(ys))
+        else:
+            self.view.fit_all()
+
+    def refresh(self) -> None:
+        st = self.ctl.state()
+        d = self.ctl.pending()
+        title = ""
+        if st is not None:
+            try:
+                sc = load_scenario(st.scenario)
+                title = f"{sc.title} ({sc.section})"
+            except Exception:  # noqa: BLE001 - a renamed scenario must not stop the window
+                title = st.scenario
+        self.phasebar.show_state(st, title)
+        result = (st.result or {}).get("text", "") if st else ""
+        self.prompt.show_decision(d, enabled=not self.ctl.replaying, result=f"The scenario has ended: {result}" if result else "")
+        if self.ctl.game is None:
+            self.prompt.prompt.setText("No game open. File ▸ New game… or Open…")
+        if st is not None:
+            self.scene.set_units(st.units)
+            self.scene.set_control(st.control)
+            self.scene.select_hex(self.selected_hex)
+        self._update_targets(d)
+        self._update_overlay()
+        log = self.ctl.log()
+        if len(log) != self._log_len:
+            self._log_len = len(log)
+            self.logpanel.rebuild(log, self.ctl.headings())
+            self._fill_overlays()
+        self.logpanel.show_position(self.ctl.replay_index, len(log))
+        self.a_replay.setChecked(self.ctl.replaying)
+        self.a_undo.setEnabled(self.ctl.undo_side() is not None)
+        side = self.ctl.undo_side()
+        self.a_undo.setText(f"&Undo ({side})" if side else "&Undo")
+        if self.selected_hex:
+            self._inspect_hex(self.selected_hex)
+        elif self.selected_box:
+            self._box_clicked(self.selected_box)
+        self._refresh_tabs()
+        self.minimap.update()
+        if self.ctl.path:
+            self.setWindowTitle(f"{self.ctl.path.name} — {title} — Desert Fox Campaign Manager")
+            self.file_label.setText(f"{self.ctl.path}  ·  {len(log)} actions  ·  #{self.ctl.hash()[:10]}")
+
+    def _refresh_tabs(self) -> None:
+        st = self.ctl.state()
+        i = self.tabs.currentIndex()
+        if st is None:
+            return
+        if i == 1 or self.offmap.stale_for(st):
+            self.offmap.show_state(st)
+        if i == 2:
+            self.cards.show_state(st)
+        if i == 3:
+            self.dashboard.show_game(self.ctl)
+
+    def _update_targets(self, d: Decision | None) -> None:
+        cells: dict[str, tuple[str, str | None]] = {}
+        if d is not None and not self.ctl.replaying:
+            for o in d.options:
+                lab = o.action.args.get("hex")
+                if isinstance(lab, str):
+                    cells[lab] = ("", None)
+        self.scene.targets.set_cells(cells)
+
+    def _update_overlay(self) -> None:
+        """Engine overlays (reachable, supply, ...) — drawn from the engine's queries only."""
+        cells: dict[str, tuple[str, str | None]] = {}
+        for i in range(self.overlay_list.count()):
+            it = self.overlay_list.item(i)
+            if it.checkState() != Qt.Checked:
+                continue
+            q = it.data(Qt.UserRole)
+            try:
+                res = self._run_overlay(q)
+            except Exception as exc:  # noqa: BLE001 - an overlay query must not break the window
+                self.status.showMessage(f"Overlay {q}: {exc}", 6000)
+                continue
+            cells.update(res)
+        self.scene.overlay.set_cells(cells)
+
+    def _run_overlay(self, q: str) -> dict[str, tuple[str, str | None]]:
+        kw = {}
+        if q in ("reachable", "odds"):
+            if not self.selected_hex:
+                return {}
+            st = self.ctl.state()
+            units = [u.id for u in st.units.values() if geo.rec_of(u.loc) and geo.rec_of(u.loc).label == self.selected_hex]
+            kw = {"units": units}
+        res = self.ctl.query(q, **kw)
+        return overlay_cells(res)
+
+    # ================================================================ play
+    def choose_option(self, o: Option) -> None:
+        self.ctl.act(o.action)
+
+    def hex_clicked(self, label: str, button) -> None:
+        if button == Qt.RightButton:
+            self._hex_menu(label)
+            return
+        d = self.ctl.pending()
+        if d is not None and not self.ctl.replaying:
+            targets = [o for o in d.options if o.action.args.get("hex") == label]
+            if len(targets) == 1:
+                self.ctl.act(targets[0].action)
+                return
+            if len(targets) > 1:
+                menu = QMenu(self)
+                for o in targets:
+                    menu.addAction(o.label, lambda o=o: self.ctl.act(o.action))
+                menu.exec(self.view.mapToGlobal(self.view.mapFromScene(geo.rec_of(label).x, geo.rec_of(label).y)))
+                return
+            if "move" in d.free_kinds and self.selected_hex and label in self.scene.overlay.cells and label != self.selected_hex:
+                self._send_move(d, label)
+                return
+        self.selected_box = None
+        self.selected_hex = label
+        self.scene.select_hex(label)
+        self._inspect_hex(label)
+        self._update_overlay()
+
+    def _send_move(self, d: Decision, label: str) -> None:
+        st = self.ctl.state()
+        units = [u.id for u in st.units.values() if geo.rec_of(u.loc) and geo.rec_of(u.loc).label == self.selected_hex
+                 and u.side == d.side]
+        self.ctl.act(Action(kind="move", side=d.side if d.side in (AXIS, ALLIED) else units and st.units[units[0]].side,
+                            args={"units": units, "to": label}))
+
+    def _inspect_hex(self, label: str) -> None:
+        st = self.ctl.state()
+        if st is None:
+            return
+        units = sorted((u for u in st.units.values() if geo.rec_of(u.loc) is not None and geo.rec_of(u.loc).label == label),
+                       key=lambda u: u.id)
+        rec = geo.rec_of(label)
+        info = mapinfo.load()
+        bits = []
+        if rec is not None:
+            if len(rec.hex.labels) > 1:
+                bits.append("also " + ", ".join(rec.hex.labels[1:]))
+            if info.names.get(label):
+                bits.append(info.names[label])
+            if info.terrain.get(label):
+                bits.append(info.terrain[label].replace("_", " "))
+            if st.control.get(label):
+                bits.append(f"controlled by {st.control[label]}")
+        self.inspector.show_units(f"Hex {label}", units, " · ".join(bits) or ("no units" if not units else ""))
+        self.dock_inspector.raise_()
+
+    def _box_clicked(self, box: str) -> None:
+        st = self.ctl.state()
+        if st is None:
+            return
+        self.selected_box = box
+        self.selected_hex = None
+        self.scene.select_hex(None)
+        units = sorted((u for u in st.units.values() if u.loc == box or u.loc.startswith(box + ":")), key=lambda u: u.id)
+        self.inspector.show_units(self.offmap.title_of(box), units, box)
+
+    def _hex_menu(self, label: str) -> None:
+        menu = QMenu(self)
+        menu.addAction(f"Inspect {label}", lambda: self.hex_clicked(label, Qt.LeftButton))
+        menu.addAction("Centre the map here", lambda: self.view.centre_on_hex(label))
+        menu.addAction("Copy hex number", lambda: QGuiApplication.clipboard().setText(label))
+        menu.exec(self.cursor().pos())
+
+    def undo(self) -> None:
+        self.ctl.undo()
+
+    def toggle_replay(self) -> None:
+        self.ctl.set_replay(None if self.ctl.replaying else len(self.ctl.log()))
+
+    def _refused(self, reason: str, rule: str) -> None:
+        self.prompt.show_refusal(reason, rule)
+        self.status.showMessage(f"Refused: {reason} ({rule})", 10000)
+
+    def _handover(self, side: str) -> None:
+        st = self.ctl.state()
+        d = self.ctl.pending()
+        ph = sequence.phase(st.phase)
+        detail = f"GT {st.gt} · {ph.title}" + (f"\n{d.prompt}" if d else "")
+        self.cover.present(side, detail)
+
+    def _revealed(self, side: str) -> None:
+        self.ctl.take_seat(side)
+        self.refresh()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if self.cover.isVisible():
+            self.cover.setGeometry(self.rect())
+        self._place_minimap()
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        self._place_minimap()
+
+    def _place_minimap(self) -> None:
+        vp = self.view.viewport()
+        self.minimap.move(vp.width() - self.minimap.width() - 12, vp.height() - self.minimap.height() - 12)
+        self.minimap.raise_()
+
+    def _hovered(self, label: str) -> None:
+        self._hover = label
+        if not label:
+            self.hover_label.setText("")
+            return
+        st = self.ctl.state()
+        rec = geo.rec_of(label)
+        info = mapinfo.load()
+        parts = [f"<b>{label}</b>"]
+        if rec and len(rec.hex.labels) > 1:
+            parts.append("(" + " = ".join(rec.hex.labels) + ")")
+        if info.names.get(label):
+            parts.append(info.names[label])
+        if info.terrain.get(label):
+            parts.append(info.terrain[label].replace("_", " "))
+        if st is not None:
+            n = sum(1 for u in st.units.values() if u.loc == label)
+            if n:
+                parts.append(f"{n} unit{'s' if n > 1 else ''}")
+        if label in self.scene.targets.cells:
+            parts.append("<span style='color:#8a6500'>legal target — click to choose</span>")
+        self.hover_label.setText(" · ".join(parts))
+
+    def set_layer(self, key: str, on: bool) -> None:
+        self.settings.layers[key] = on
+        for w in (self.layer_boxes.get(key), self.layer_actions.get(key) if hasattr(self, "layer_actions") else None):
+            if w is not None and w.isChecked() != on:
+                w.blockSignals(True)
+                w.setChecked(on)
+                w.blockSignals(False)
+        self.scene.apply_layers()
+        self.minimap.refresh()
+        self._save_settings()
+
+    def _current_rule(self) -> str:
+        d = self.ctl.pending()
+        return d.rule if d else "4.1"
+
+    def open_rule(self, rule: str) -> None:
+        if not hasattr(self, "_rules") or self._rules is None:
+            self._rules = RulesViewer(self, self.settings)
+        self._rules.show_rule(rule)
+        self._rules.show()
+        self._rules.raise_()
+
+    def _focus_jump(self) -> None:
+        self.jump.setFocus()
+        self.jump.selectAll()
+
+    def _jump(self) -> None:
+        text = self.jump.text().strip().upper()
+        if self.view.centre_on_hex(text, zoom=max(self.view.scale_factor(), 0.8)):
+            rec = geo.rec_of(text)
+            self.tabs.setCurrentIndex(0)
+            self.hex_clicked(rec.label, Qt.LeftButton) if not self.scene.targets.cells.get(rec.label) else None
+            self.status.showMessage(f"Centred on {rec.label}", 3000)
+        else:
+            self.status.showMessage(f"{text!r} is not a hex of the game (a hex number is MRRCC, e.g. C2331; 2.2.2)", 6000)
+
+    # ================================================================ files
+    def new_game(self) -> None:
+        dlg = NewGameDialog(self, Path(self.settings.last_dir) if self.settings.last_dir else data_dir())
+        if dlg.exec() != NewGameDialog.Accepted:
+            return
+        path = Path(dlg.path.text())
+        if path.exists():
+            ok = QMessageBox.question(self, "Replace file?", f"{path.name} exists. Replace it with a new game?")
+            if ok != QMessageBox.Yes:
+                return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.ctl.new_game(path, dlg.scenario_id(), dlg.seed.value(), overwrite=True)
+        except Exception as exc:  # noqa: BLE001 - show any failure to the player
+            QMessageBox.critical(self, "Cannot create the game", str(exc))
+            return
+        self.settings.last_dir = str(path.parent)
+
+    def open_game_dialog(self) -> None:
+        fn, _ = QFileDialog.getOpenFileName(self, "Open a game", self.settings.last_dir or str(data_dir()),
+                                            "Desert Fox games (*.dfd);;All files (*)")
+        if fn:
+            self.open_path(Path(fn))
+
+    def open_path(self, path: Path) -> bool:
+        try:
+            self.ctl.open_game(path)
+        except Exception as exc:  # noqa: BLE001
+            QMessageBox.critical(self, "Cannot open the game", f"{path}:\n{exc}")
+            return False
+        self.settings.last_dir = str(path.parent)
+        return True
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for r in self.settings.recent:
+            a = self.recent_menu.addAction(r, lambda r=r: self.open_path(Path(r)))
+            a.setEnabled(Path(r).exists())
+        if not self.settings.recent:
+            a = self.recent_menu.addAction("(no recent games)")
+            a.setEnabled(False)
+
+    def export_png(self, path: Path, scale: float = 0.5) -> Path:
+        img = self.scene.render_image(scale)
+        img.save(str(path), "PNG")
+        return path
+
+    def export_png_dialog(self) -> None:
+        default = str((Path(self.settings.last_dir) if self.settings.last_dir else data_dir()) / "map.png")
+        fn, _ = QFileDialog.getSaveFileName(self, "Export the map as PNG", default, "PNG images (*.png)")
+        if fn:
+            QApplication.setOverrideCursor(Qt.WaitCursor)
+            try:
+                self.export_png(Path(fn))
+            finally:
+                QApplication.restoreOverrideCursor()
+            self.status.showMessage(f"Map exported to {fn}", 6000)
+
+    def hotseat_dialog(self) -> None:
+        dlg = PasswordsDialog(self, self.settings)
+        if dlg.exec() == PasswordsDialog.Accepted:
+            dlg.apply()
+            self.ctl.hotseat = self.settings.hotseat
+            self._save_settings()
+
+    def show_shortcuts(self) -> None:
+        rows = []
+        for a in self.actions():
+            if a.shortcut().toString():
+                rows.append(f"<tr><td><b>{a.shortcut().toString()}</b></td><td>{a.text().replace('&', '')}</td></tr>")
+        rows.append("<tr><td><b>Alt+1…9</b></td><td>Choose the prompt's options</td></tr>")
+        rows.append("<tr><td><b>Wheel / + / −</b></td><td>Zoom the map</td></tr>")
+        rows.append("<tr><td><b>Drag</b></td><td>Pan the map</td></tr>")
+        QMessageBox.information(self, "Keyboard shortcuts", "<table cellpadding=3>" + "".join(rows) + "</table>")
+
+    def about(self) -> None:
+        from core import __version__
+        QMessageBox.about(self, "About", f"<h3>Desert Fox Campaign Manager {__version__}</h3>"
+                          "<p>A rules-enforcing campaign manager for <i>Desert Fox Deluxe</i> "
+                          "(Decision Games, 2019). Counters and maps are drawn by the program.</p>")
+
+    def _save_settings(self) -> None:
+        try:
+            self.settings.save()
+        except OSError as exc:
+            self.status.showMessage(f"Settings not saved: {exc}", 5000)
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        self.settings.geometry = bytes(self.saveGeometry().toBase64()).decode()
+        self._save_settings()
+        self.ctl.close()
+        super().closeEvent(event)
+
+
+def overlay_cells(res) -> dict[str, tuple[str, str | None]]:
+    """Normalise an engine overlay query's result to {hex: (text, colour)}.
+
+    Accepted shapes: {hex: cost}, {hex: {"cost"/"text"/"side": ...}}, [hex, ...], [(hex, cost)], or an
+    object with a ``hexes`` attribute holding one of those.
+    """
+    if res is None:
+        return {}
+    res = getattr(res, "hexes", res)
+    out: dict[str, tuple[str, str | None]] = {}
+    if isinstance(res, dict):
+        for k, v in res.items():
+            lab = getattr(k, "label", k)
+            if isinstance(v, dict):
+                text = str(v.get("text", v.get("cost", v.get("mp", ""))))
+                side = v.get("side")
+                out[str(lab)] = (text, theme.SIDE_COLOUR.get(side) if side else None)
+            elif isinstance(v, str) and v in theme.SIDE_COLOUR:
+                out[str(lab)] = ("", theme.SIDE_COLOUR[v])
+            else:
+                out[str(lab)] = (str(v) if v is not None and v is not True else "", None)
+        return out
+    for item in res:
+        if isinstance(item, (tuple, list)) and len(item) >= 2:
+            out[str(getattr(item[0], "label", item[0]))] = (str(item[1]), None)
+        else:
+            out[str(getattr(item, "label", item))] = ("", None)
+    return out

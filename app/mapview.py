@@ -1,0 +1,720 @@
+"""The map: all six maps on the global grid in one QGraphicsScene.
+
+Layers (each can be toggled): map sheets, terrain, roads/tracks/rail, hex grid,
+hex labels (``C2331``), place names, control, highlights (legal targets of the
+pending decision, engine overlays), counters.  The static board is cut into
+tiles of prebuilt ``QPainterPath`` s, so a repaint costs a handful of C++ calls
+per tile; when zoomed far out the whole board is drawn from one cached image.
+Hex labels, counter values and status markers appear as you zoom in (level of
+detail).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QEasingCurve, QPointF, QRectF, QSize, Qt, QVariantAnimation, Signal
+from PySide6.QtGui import (
+    QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPainterPathStroker, QPen, QPixmap, QPolygonF,
+)
+from PySide6.QtWidgets import (
+    QFrame, QGraphicsItem, QGraphicsScene, QGraphicsView, QStyleOptionGraphicsItem, QWidget,
+)
+
+from app import counterart, geometry as geo, mapinfo, theme
+from core.hexgrid import maps
+
+LOD_LABELS = 0.62      # hex numbers from this scale up
+LOD_VECTOR = 0.30      # below: the board comes from the cached overview image
+LOD_VALUES = 0.45      # counter values from this scale up
+OVERVIEW_SCALE = 0.3   # resolution of the cached overview image (pixels per scene unit)
+TILE_ROWS, TILE_COLS = 8, 12
+
+
+def _lod(painter: QPainter) -> float:
+    return QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+
+
+# ============================================================================ static board
+
+
+@dataclass
+class Tile:
+    rect: QRectF
+    recs: list[geo.HexRec] = field(default_factory=list)
+    terrain: dict[str, QPainterPath] = field(default_factory=dict)
+    grid: QPainterPath = field(default_factory=QPainterPath)
+
+
+class BoardItem(QGraphicsItem):
+    """Sheets, terrain, hexsides, roads, grid, labels and names: everything that does not move."""
+
+    def __init__(self, layers: dict[str, bool]):
+        super().__init__()
+        self.layers = layers
+        self.info = mapinfo.load()
+        self._rect = geo.extent().adjusted(-geo.W * 2, -geo.R * 3, geo.W * 2, geo.R * 3)
+        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+        self.setZValue(0)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        self._build()
+        self._overview: QImage | None = None
+        self._overview_key: tuple | None = None
+
+    # -------------------------------------------------------------- build once
+    def _build(self) -> None:
+        tiles: dict[tuple[int, int], Tile] = {}
+        for (row, g), rec in geo.board().items():
+            key = (row // TILE_ROWS, g // TILE_COLS)
+            t = tiles.get(key)
+            if t is None:
+                t = tiles[key] = Tile(QRectF())
+            t.recs.append(rec)
+        for t in tiles.values():
+            r = QRectF()
+            for rec in t.recs:
+                poly = geo.polygon(rec.hex)
+                terr = self.info.terrain.get(rec.label, "")
+                path = t.terrain.get(terr)
+                if path is None:
+                    path = t.terrain[terr] = QPainterPath()
+                path.addPolygon(poly)
+                path.closeSubpath()
+                t.grid.addPolygon(poly)
+                t.grid.closeSubpath()
+                r = r.united(poly.boundingRect())
+            t.rect = r
+        self.tiles = list(tiles.values())
+        # sheets
+        self.sheet_paths: dict[str, QPainterPath] = {}
+        for letter, m in maps().items():
+            p = QPainterPath()
+            for h in m.hexes():
+                p.addPolygon(geo.polygon(h))
+            self.sheet_paths[letter] = p.simplified()
+        # lines (roads, tracks, rail) through hex centres
+        self.line_paths: list[tuple[str, QPainterPath]] = []
+        for kind, labels in self.info.lines:
+            pts = [geo.rec_of(lab) for lab in labels]
+            pts = [p for p in pts if p is not None]
+            if len(pts) < 2:
+                continue
+            path = QPainterPath(QPointF(pts[0].x, pts[0].y))
+            for p in pts[1:]:
+                path.lineTo(p.x, p.y)
+            self.line_paths.append((kind, path))
+        # hexside features
+        self.side_paths: dict[str, QPainterPath] = defaultdict(QPainterPath)
+        for (a, b), kind in self.info.hexsides.items():
+            ra, rb = geo.rec_of(a), geo.rec_of(b)
+            if ra is None or rb is None:
+                continue
+            try:
+                d = ra.hex.direction_to(rb.hex)
+            except ValueError:
+                continue
+            i, j = geo.SIDE_CORNERS[d]
+            cs = geo.corners_xy(ra.x, ra.y)
+            self.side_paths[kind].moveTo(cs[i])
+            self.side_paths[kind].lineTo(cs[j])
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        return self._rect
+
+    # -------------------------------------------------------------- painting
+    def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:  # noqa: D401
+        lod = _lod(p)
+        exposed = option.exposedRect
+        if lod < LOD_VECTOR:
+            img = self.overview()
+            p.setRenderHint(QPainter.SmoothPixmapTransform, True)
+            p.drawImage(geo.extent(), img)
+            self._paint_names(p, exposed, lod)
+            return
+        p.setRenderHint(QPainter.Antialiasing, lod < 1.5)
+        self._paint_vector(p, exposed, lod)
+
+    def _paint_vector(self, p: QPainter, exposed: QRectF, lod: float, *, overview: bool = False) -> None:
+        L = self.layers
+        tiles = [t for t in self.tiles if t.rect.intersects(exposed)]
+        # sheets (paper) and terrain
+        p.setPen(Qt.NoPen)
+        for t in tiles:
+            for terr, path in t.terrain.items():
+                if L.get("terrain", True) and terr:
+                    col = theme.TERRAIN_FILL.get(terr, theme.TERRAIN_FILL["clear"])
+                else:
+                    col = theme.SHEET_PAPER
+                p.setBrush(QColor(col))
+                p.drawPath(path)
+        if L.get("terrain", True) and self.info.has_terrain and not overview:
+            self._paint_features(p, exposed, lod)
+        # hexside features
+        if L.get("terrain", True):
+            for kind, path in self.side_paths.items():
+                col = theme.COAST if kind in ("coast", "sea") else theme.ESCARPMENT
+                pen = QPen(QColor(col), 5 if kind in ("escarpment", "ridge") else 3.5)
+                pen.setCapStyle(Qt.RoundCap)
+                p.setPen(pen)
+                p.drawPath(path)
+        # roads, tracks, rail
+        if L.get("roads", True):
+            for kind, path in self.line_paths:
+                p.setBrush(Qt.NoBrush)
+                if "rail" in kind:
+                    p.setPen(QPen(QColor(theme.RAIL), 4))
+                    p.drawPath(path)
+                    dash = QPen(QColor("#f6f1e4"), 2.2, Qt.CustomDashLine)
+                    dash.setDashPattern([3, 3])
+                    p.setPen(dash)
+                    p.drawPath(path)
+                elif "track" in kind:
+                    pen = QPen(QColor(theme.TRACK), 3, Qt.DashLine)
+                    p.setPen(pen)
+                    p.drawPath(path)
+                else:
+                    primary = "secondary" not in kind and "minor" not in kind
+                    p.setPen(QPen(QColor("#f7efe0"), 8 if primary else 6, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
+                    p.drawPath(path)
+                    col = theme.ROAD_PRIMARY if primary else theme.ROAD_SECONDARY
+                    p.setPen(QPen(QColor(col), 4.5 if primary else 3, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
+                    p.drawPath(path)
+        # grid
+        if L.get("grid", True):
+            p.setBrush(Qt.NoBrush)
+            pen = QPen(QColor(theme.GRID_LINE), 0 if overview else max(0.8, 1.1 / max(lod, 0.01)))
+            pen.setCosmetic(not overview)
+            col = QColor(theme.GRID_LINE)
+            col.setAlpha(150 if lod < 1 else 200)
+            pen.setColor(col)
+            if not overview:
+                pen.setWidthF(1.0)
+            p.setPen(pen)
+            for t in tiles:
+                p.drawPath(t.grid)
+        # sheet edges
+        if L.get("sheets", True):
+            p.setBrush(Qt.NoBrush)
+            pen = QPen(QColor("#5a4630"), 3.0)
+            p.setPen(pen)
+            for letter, path in self.sheet_paths.items():
+                if path.boundingRect().intersects(exposed):
+                    p.drawPath(path)
+        # hex labels
+        if L.get("labels", True) and lod >= LOD_LABELS and not overview:
+            f = QFont("DejaVu Sans Condensed")
+            f.setPixelSize(10)
+            p.setFont(f)
+            p.setPen(QColor(theme.LABEL_INK))
+            for t in tiles:
+                for rec in t.recs:
+                    if exposed.contains(rec.x, rec.y - geo.R * 0.6) or exposed.contains(rec.x, rec.y):
+                        p.drawText(QRectF(rec.x - geo.W / 2, rec.y - geo.R * 0.88, geo.W, 14), Qt.AlignCenter, rec.label)
+        if not overview:
+            self._paint_names(p, exposed, lod)
+            self._paint_sheet_titles(p, exposed, lod)
+
+    def _paint_features(self, p: QPainter, exposed: QRectF, lod: float) -> None:
+        for lab, feats in self.info.features.items():
+            rec = geo.rec_of(lab)
+            if rec is None or not exposed.contains(rec.x, rec.y):
+                continue
+            x, y = rec.x, rec.y
+            if feats & {"city", "town"}:
+                p.setPen(QPen(QColor("#5b4a3a"), 1.2))
+                p.setBrush(QColor("#8a7866"))
+                s = 13 if "city" in feats else 8
+                p.drawRect(QRectF(x - s / 2 - 8, y + 6, s, s))
+            if "port" in feats:
+                p.setPen(QPen(QColor("#1f4e6b"), 2.2))
+                p.setBrush(Qt.NoBrush)
+                p.drawEllipse(QPointF(x + 12, y + 8), 3, 3)
+                p.drawLine(QPointF(x + 12, y + 11), QPointF(x + 12, y + 22))
+                p.drawArc(QRectF(x + 6, y + 14, 12, 9), 200 * 16, 140 * 16)
+            if "airfield" in feats:
+                p.setPen(QPen(QColor("#3a3a3a"), 2))
+                p.drawLine(QPointF(x - 7, y - 14), QPointF(x + 7, y - 6))
+                p.drawLine(QPointF(x - 7, y - 6), QPointF(x + 7, y - 14))
+            if "oasis" in feats:
+                p.setPen(Qt.NoPen)
+                p.setBrush(QColor("#3f7d3a"))
+                p.drawEllipse(QPointF(x, y + 12), 6, 6)
+            if feats & {"fort", "fortified"}:
+                p.setPen(QPen(QColor("#3d2b1f"), 2.5))
+                p.setBrush(Qt.NoBrush)
+                p.drawPolygon(QPolygonF(geo.corners_xy(x, y, 0.78)))
+
+    def _paint_names(self, p: QPainter, exposed: QRectF, lod: float) -> None:
+        if not self.layers.get("names", True) or not self.info.names:
+            return
+        px = 15 if lod >= 0.5 else max(15, 11 / max(lod, 0.05))
+        f = QFont("DejaVu Serif")
+        f.setPixelSize(int(px))
+        f.setBold(True)
+        p.setFont(f)
+        fm = p.fontMetrics()
+        for lab, name in self.info.names.items():
+            rec = geo.rec_of(lab)
+            if rec is None or not exposed.adjusted(-300, -100, 300, 100).contains(rec.x, rec.y):
+                continue
+            w = fm.horizontalAdvance(name)
+            pt = QPointF(rec.x - w / 2, rec.y + geo.R * 0.72)
+            path = QPainterPath()
+            path.addText(pt, f, name)
+            p.setPen(QPen(QColor(255, 250, 235, 220), px * 0.28, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
+            p.setBrush(Qt.NoBrush)
+            p.drawPath(path)
+            p.setPen(Qt.NoPen)
+            p.setBrush(QColor(theme.PLACE_INK))
+            p.drawPath(path)
+
+    def _paint_sheet_titles(self, p: QPainter, exposed: QRectF, lod: float) -> None:
+        if not self.layers.get("sheets", True) or lod > 0.9:
+            return
+        f = QFont("DejaVu Serif")
+        f.setPixelSize(int(min(160, 30 / max(lod, 0.05))))
+        f.setBold(True)
+        p.setFont(f)
+        for letter, m in maps().items():
+            rect = self.sheet_paths[letter].boundingRect()
+            if not rect.intersects(exposed):
+                continue
+            col = QColor(theme.LABEL_INK)
+            col.setAlpha(70)
+            p.setPen(col)
+            p.drawText(rect.adjusted(0, 0, 0, -geo.R), Qt.AlignHCenter | Qt.AlignBottom, f"{letter} · {m.name.upper()}")
+
+    def overview(self) -> QImage:
+        """The whole board rendered once at OVERVIEW_SCALE (used far out and by the minimap)."""
+        key = tuple(sorted(self.layers.items()))
+        if self._overview is not None and self._overview_key == key:
+            return self._overview
+        ext = geo.extent()
+        img = QImage(QSize(int(ext.width() * OVERVIEW_SCALE), int(ext.height() * OVERVIEW_SCALE)),
+                     QImage.Format_ARGB32_Premultiplied)
+        img.fill(Qt.transparent)
+        p = QPainter(img)
+        p.setRenderHint(QPainter.Antialiasing, True)
+        p.scale(OVERVIEW_SCALE, OVERVIEW_SCALE)
+        p.translate(-ext.left(), -ext.top())
+        self._paint_vector(p, ext, OVERVIEW_SCALE, overview=True)
+        p.resetTransform()
+        p.scale(OVERVIEW_SCALE, OVERVIEW_SCALE)
+        p.translate(-ext.left(), -ext.top())
+        self._paint_sheet_titles(p, ext, 0.2)
+        p.end()
+        self._overview, self._overview_key = img, key
+        return img
+
+    def invalidate(self) -> None:
+        self._overview = None
+        self.update()
+
+
+# ============================================================================ overlays
+
+
+class HexOverlay(QGraphicsItem):
+    """Translucent hexes with an optional text each (legal targets, reachable MP, control...)."""
+
+    def __init__(self, z: float, fill: str, edge: str, alpha: int = 110):
+        super().__init__()
+        self.setZValue(z)
+        self.fill, self.edge, self.alpha = fill, edge, alpha
+        self.cells: dict[str, tuple[str, str | None]] = {}    # label -> (text, colour or None)
+        self._rect = QRectF()
+        self.setAcceptedMouseButtons(Qt.NoButton)
+
+    def set_cells(self, cells: dict[str, tuple[str, str | None]]) -> None:
+        self.prepareGeometryChange()
+        self.cells = dict(cells)
+        r = QRectF()
+        for lab in self.cells:
+            rec = geo.rec_of(lab)
+            if rec is not None:
+                r = r.united(QRectF(rec.x - geo.W, rec.y - geo.R * 1.2, geo.W * 2, geo.R * 2.4))
+        self._rect = r
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._rect
+
+    def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        if not self.cells:
+            return
+        lod = _lod(p)
+        p.setRenderHint(QPainter.Antialiasing, True)
+        f = QFont("DejaVu Sans")
+        f.setPixelSize(13)
+        f.setBold(True)
+        p.setFont(f)
+        for lab, (text, colour) in self.cells.items():
+            rec = geo.rec_of(lab)
+            if rec is None or not option.exposedRect.adjusted(-geo.W, -geo.W, geo.W, geo.W).contains(rec.x, rec.y):
+                continue
+            col = QColor(colour or self.fill)
+            col.setAlpha(self.alpha)
+            p.setBrush(col)
+            pen = QPen(QColor(self.edge), 2.5)
+            p.setPen(pen)
+            p.drawPolygon(QPolygonF(geo.corners_xy(rec.x, rec.y, 0.9)))
+            if text and lod >= 0.35:
+                p.setPen(QColor("#2b2416"))
+                p.drawText(QRectF(rec.x - geo.W / 2, rec.y + geo.R * 0.25, geo.W, 18), Qt.AlignCenter, text)
+
+
+class SelectionItem(QGraphicsItem):
+    def __init__(self):
+        super().__init__()
+        self.setZValue(40)
+        self.label: str | None = None
+        self.setAcceptedMouseButtons(Qt.NoButton)
+
+    def set_hex(self, label: str | None) -> None:
+        self.prepareGeometryChange()
+        self.label = label
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        rec = geo.rec_of(self.label) if self.label else None
+        if rec is None:
+            return QRectF()
+        return QRectF(rec.x - geo.W, rec.y - geo.R * 1.3, geo.W * 2, geo.R * 2.6)
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        rec = geo.rec_of(self.label) if self.label else None
+        if rec is None:
+            return
+        p.setRenderHint(QPainter.Antialiasing, True)
+        p.setBrush(Qt.NoBrush)
+        p.setPen(QPen(QColor(0, 0, 0, 120), 7))
+        p.drawPolygon(QPolygonF(geo.corners_xy(rec.x, rec.y, 0.97)))
+        p.setPen(QPen(QColor(theme.SELECTION), 4))
+        p.drawPolygon(QPolygonF(geo.corners_xy(rec.x, rec.y, 0.97)))
+
+
+# ============================================================================ counters
+
+COUNTER = 46.0   # counter size on the map, scene units (a hex is 69 wide)
+
+
+class StackItem(QGraphicsItem):
+    """The units in one hex.  Stacks show their depth; hovering fans them out."""
+
+    def __init__(self, label: str, units: list):
+        super().__init__()
+        self.label = label
+        self.units = units
+        rec = geo.rec_of(label)
+        self.setPos(rec.x, rec.y) if rec else None
+        self.setZValue(20)
+        self.setAcceptHoverEvents(True)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.fanned = False
+        self.selected = False
+        self.setToolTip("<hr>".join(counterart.tooltip(u) for u in units))
+
+    def _offsets(self) -> list[QPointF]:
+        n = len(self.units)
+        if self.fanned and n > 1:
+            step = COUNTER * 1.06
+            x0 = -step * (n - 1) / 2
+            return [QPointF(x0 + i * step, -COUNTER * 0.2) for i in range(n)]
+        d = 3.5
+        return [QPointF(-d * (n - 1 - i) + d * (n - 1) / 2, -d * (n - 1 - i) + d * (n - 1) / 2) for i in range(n)]
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        offs = self._offsets()
+        r = QRectF()
+        for o in offs:
+            r = r.united(QRectF(o.x() - COUNTER / 2 - 4, o.y() - COUNTER / 2 - 4, COUNTER + 12, COUNTER + 12))
+        return r
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        lod = _lod(p)
+        detail = 1.0 if lod >= LOD_VALUES else (0.5 if lod >= 0.18 else 0.2)
+        for i, (u, o) in enumerate(zip(self.units, self._offsets())):
+            rect = QRectF(o.x() - COUNTER / 2, o.y() - COUNTER / 2, COUNTER, COUNTER)
+            top = i == len(self.units) - 1
+            face = counterart.face_of(u)
+            counterart.paint_counter(p, rect, face, detail=detail if (top or self.fanned) else min(detail, 0.3),
+                                     selected=self.selected and (top or self.fanned))
+        n = len(self.units)
+        if n > 1 and not self.fanned and lod >= 0.3:
+            o = self._offsets()[-1]
+            badge = QRectF(o.x() + COUNTER / 2 - 10, o.y() + COUNTER / 2 - 10, 16, 16)
+            p.setPen(QPen(QColor("#ffffff"), 1.2))
+            p.setBrush(QColor("#2b2416"))
+            p.drawEllipse(badge)
+            f = QFont("DejaVu Sans")
+            f.setPixelSize(10)
+            f.setBold(True)
+            p.setFont(f)
+            p.drawText(badge, Qt.AlignCenter, str(n))
+
+    def hoverEnterEvent(self, event) -> None:  # noqa: N802
+        if len(self.units) > 1:
+            self.prepareGeometryChange()
+            self.fanned = True
+            self.setZValue(30)
+            self.update()
+
+    def hoverLeaveEvent(self, event) -> None:  # noqa: N802
+        if self.fanned:
+            self.prepareGeometryChange()
+            self.fanned = False
+            self.setZValue(20)
+            self.update()
+
+
+# ============================================================================ scene & view
+
+
+class MapScene(QGraphicsScene):
+    def __init__(self, layers: dict[str, bool]):
+        super().__init__()
+        self.layers = layers
+        self.setItemIndexMethod(QGraphicsScene.NoIndex)
+        self.setBackgroundBrush(QColor(theme.OFF_SHEET))
+        self.board = BoardItem(layers)
+        self.addItem(self.board)
+        self.control = HexOverlay(5, "#888888", "#00000000", alpha=70)
+        self.addItem(self.control)
+        self.overlay = HexOverlay(8, "#6fa8dc", "#2f5f8a", alpha=90)
+        self.addItem(self.overlay)
+        self.targets = HexOverlay(10, theme.HIGHLIGHT, theme.HIGHLIGHT_EDGE, alpha=120)
+        self.addItem(self.targets)
+        self.selection = SelectionItem()
+        self.addItem(self.selection)
+        self.stacks: dict[str, StackItem] = {}
+        self.setSceneRect(self.board.boundingRect())
+
+    def set_units(self, units: dict) -> None:
+        """Show the units of a state whose loc is a hex (off-map units live in the off-map display)."""
+        by_hex: dict[str, list] = defaultdict(list)
+        for u in units.values():
+            rec = geo.rec_of(u.loc)
+            if rec is not None:
+                by_hex[rec.label].append(copy.deepcopy(u))  # the engine mutates its units in place
+        for lab in list(self.stacks):
+            if lab not in by_hex:
+                self.removeItem(self.stacks.pop(lab))
+        for lab, us in by_hex.items():
+            us.sort(key=lambda u: u.id)
+            old = self.stacks.get(lab)
+            if old is not None:
+                if old.units == us:
+                    continue
+                self.removeItem(old)
+            item = StackItem(lab, us)
+            self.stacks[lab] = item
+            self.addItem(item)
+        self.apply_layers()
+
+    def set_control(self, control: dict[str, str]) -> None:
+        cells = {lab: ("", theme.SIDE_COLOUR.get(side, "#888888")) for lab, side in control.items()}
+        self.control.set_cells(cells)
+
+    def apply_layers(self) -> None:
+        show = self.layers.get("counters", True)
+        for it in self.stacks.values():
+            it.setVisible(show)
+        self.control.setVisible(self.layers.get("control", False))
+        self.targets.setVisible(self.layers.get("highlights", True))
+        self.overlay.setVisible(self.layers.get("highlights", True))
+        self.board.invalidate()
+
+    def select_hex(self, label: str | None) -> None:
+        for lab, it in self.stacks.items():
+            if it.selected != (lab == label):
+                it.selected = lab == label
+                it.update()
+        self.selection.set_hex(label)
+
+    def render_image(self, scale: float) -> QImage:
+        """The whole map as an image (File ▸ Export map PNG, screenshots, benchmarks)."""
+        rect = self.sceneRect()
+        img = QImage(QSize(max(1, int(rect.width() * scale)), max(1, int(rect.height() * scale))),
+                     QImage.Format_ARGB32_Premultiplied)
+        img.fill(QColor(theme.OFF_SHEET))
+        p = QPainter(img)
+        p.setRenderHint(QPainter.Antialiasing, True)
+        p.setRenderHint(QPainter.TextAntialiasing, True)
+        self.render(p, QRectF(img.rect()), rect)
+        p.end()
+        return img
+
+
+class MapView(QGraphicsView):
+    hexClicked = Signal(str, object)    # label, Qt.MouseButton
+    hexHovered = Signal(str)
+    zoomChanged = Signal(float)
+
+    MIN_SCALE, MAX_SCALE = 0.06, 3.0
+
+    def __init__(self, scene: MapScene, parent: QWidget | None = None):
+        super().__init__(scene, parent)
+        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing | QPainter.SmoothPixmapTransform)
+        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
+        self.setOptimizationFlags(QGraphicsView.DontSavePainterState)
+        self.setDragMode(QGraphicsView.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.AnchorViewCenter)
+        self.setFrameShape(QFrame.NoFrame)
+        self.setBackgroundBrush(QColor(theme.OFF_SHEET))
+        self.setMouseTracking(True)
+        self._press: QPointF | None = None
+        self._anim: QVariantAnimation | None = None
+        self._last_hover = ""
+        self.setToolTip("")
+
+    def scale_factor(self) -> float:
+        return self.transform().m11()
+
+    def set_zoom(self, s: float) -> None:
+        s = max(self.MIN_SCALE, min(self.MAX_SCALE, s))
+        cur = self.scale_factor()
+        if cur > 0 and abs(s - cur) > 1e-9:
+            self.scale(s / cur, s / cur)
+            self.zoomChanged.emit(s)
+
+    def zoom_smooth(self, factor: float) -> None:
+        """Animated zoom about the view centre (toolbar, keyboard)."""
+        start = self.scale_factor()
+        end = max(self.MIN_SCALE, min(self.MAX_SCALE, start * factor))
+        if self._anim is not None:
+            self._anim.stop()
+        anim = QVariantAnimation(self)
+        anim.setDuration(160)
+        anim.setStartValue(float(start))
+        anim.setEndValue(float(end))
+        anim.setEasingCurve(QEasingCurve.OutCubic)
+        old = self.transformationAnchor()
+        self.setTransformationAnchor(QGraphicsView.AnchorViewCenter)
+        anim.valueChanged.connect(lambda v: self.set_zoom(float(v)))
+        anim.finished.connect(lambda: self.setTransformationAnchor(old))
+        self._anim = anim
+        anim.start()
+
+    def fit_all(self) -> None:
+        self.fitInView(geo.extent(), Qt.KeepAspectRatio)
+        self.zoomChanged.emit(self.scale_factor())
+
+    def centre_on_hex(self, label: str, zoom: float | None = None) -> bool:
+        rec = geo.rec_of(label.strip().upper())
+        if rec is None:
+            return False
+        if zoom is not None:
+            self.set_zoom(zoom)
+        self.centerOn(rec.x, rec.y)
+        return True
+
+    def wheelEvent(self, event) -> None:  # noqa: N802
+        delta = event.angleDelta().y() or event.pixelDelta().y()
+        if delta == 0:
+            return
+        factor = math.pow(1.0015, delta)
+        self.set_zoom(self.scale_factor() * factor)
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        self._press = event.position()
+        if event.button() == Qt.RightButton:
+            rec = geo.hex_at(self.mapToScene(event.position().toPoint()))
+            if rec is not None:
+                self.hexClicked.emit(rec.label, Qt.RightButton)
+            return
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        super().mouseReleaseEvent(event)
+        if event.button() == Qt.LeftButton and self._press is not None:
+            moved = (event.position() - self._press).manhattanLength()
+            if moved < 6:
+                rec = geo.hex_at(self.mapToScene(event.position().toPoint()))
+                if rec is not None:
+                    self.hexClicked.emit(rec.label, Qt.LeftButton)
+        self._press = None
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        super().mouseMoveEvent(event)
+        rec = geo.hex_at(self.mapToScene(event.position().toPoint()))
+        lab = rec.label if rec else ""
+        if lab != self._last_hover:
+            self._last_hover = lab
+            self.hexHovered.emit(lab)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        k = event.key()
+        if k in (Qt.Key_Plus, Qt.Key_Equal):
+            self.zoom_smooth(1.4)
+        elif k == Qt.Key_Minus:
+            self.zoom_smooth(1 / 1.4)
+        else:
+            super().keyPressEvent(event)
+
+
+class Minimap(QWidget):
+    """The whole board in the corner of the map, with the visible area framed; click or drag to move."""
+
+    def __init__(self, view: MapView, scene: MapScene):
+        super().__init__(view)
+        self.view, self.scene_ = view, scene
+        self.setFixedSize(300, 104)
+        self.setCursor(Qt.PointingHandCursor)
+        self.setToolTip("Minimap: click or drag to move the map view")
+        self._pix: QPixmap | None = None
+        view.horizontalScrollBar().valueChanged.connect(self.update)
+        view.verticalScrollBar().valueChanged.connect(self.update)
+        view.zoomChanged.connect(lambda _s: self.update())
+
+    def refresh(self) -> None:
+        self._pix = None
+        self.update()
+
+    def _frame(self) -> QRectF:
+        ext = geo.extent()
+        k = min((self.width() - 8) / ext.width(), (self.height() - 8) / ext.height())
+        w, h = ext.width() * k, ext.height() * k
+        return QRectF((self.width() - w) / 2, (self.height() - h) / 2, w, h)
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing, True)
+        p.setPen(QPen(QColor("#3c352b"), 1))
+        p.setBrush(QColor(38, 34, 28, 215))
+        p.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6)
+        fr = self._frame()
+        if self._pix is None or self._pix.size() != fr.size().toSize():
+            img = self.scene_.board.overview().scaled(fr.size().toSize(), Qt.IgnoreAspectRatio, Qt.SmoothTransformation)
+            self._pix = QPixmap.fromImage(img)
+        p.drawPixmap(fr.topLeft(), self._pix)
+        ext = geo.extent()
+        k = fr.width() / ext.width()
+        # units as dots
+        for it in self.scene_.stacks.values():
+            side = it.units[-1].side
+            p.setPen(Qt.NoPen)
+            p.setBrush(QColor("#1f2a30") if side == "Axis" else QColor("#9c2a1a"))
+            p.drawEllipse(QPointF(fr.left() + (it.x() - ext.left()) * k, fr.top() + (it.y() - ext.top()) * k), 2.2, 2.2)
+        vis = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+        r = QRectF(fr.left() + (vis.left() - ext.left()) * k, fr.top() + (vis.top() - ext.top()) * k,
+                   vis.width() * k, vis.height() * k).intersected(fr)
+        p.setBrush(QColor(255, 239, 138, 40))
+        p.setPen(QPen(QColor(theme.SELECTION), 1.6))
+        p.drawRect(r)
+
+    def _goto(self, pos: QPointF) -> None:
+        fr = self._frame()
+        ext = geo.extent()
+        k = fr.width() / ext.width()
+        self.view.centerOn(ext.left() + (pos.x() - fr.left()) / k, ext.top() + (pos.y() - fr.top()) / k)
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        self._goto(event.position())
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        if event.buttons() & Qt.LeftButton:
+            self._goto(event.position())

@@ -1,0 +1,377 @@
+"""The off-map display: Turn Record Track, holding boxes and tracks (22.0, Map D).
+
+Units whose ``loc`` is ``box:...``, ``track:...`` or ``card:...`` (or ``setup``,
+waiting for their owner to set them up, 3.1) are drawn in the box of that
+name.  Box names are matched loosely (case, spaces and punctuation ignored);
+a location the layout does not know gets a box of its own under "Other", so a
+unit is never hidden.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QLinearGradient, QPainter, QPen
+from PySide6.QtWidgets import QScrollArea, QSizePolicy, QWidget
+
+from app import counterart, theme
+from core import calendar
+from core.state import GameState
+
+
+def norm(s: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", s.lower())
+
+
+@dataclass
+class BoxDef:
+    id: str
+    title: str
+    rule: str = ""
+    aliases: tuple[str, ...] = ()
+    tint: str = "#fbf6e8"
+
+
+@dataclass
+class Group:
+    title: str
+    boxes: list[BoxDef]
+    columns: int = 4
+
+
+GROUPS: list[Group] = [
+    Group("Ground holding boxes (8.3, 17.0)", [
+        BoxDef("box:Refit:Axis", "Axis Refit Box", "8.3; 17.2", tint="#e7eaeb"),
+        BoxDef("box:Destroyed:Axis", "Axis Destroyed Box", "8.3", tint="#e7eaeb"),
+        BoxDef("box:Upgrade:Axis", "Axis Upgrade Box", "17.3", tint="#e7eaeb"),
+        BoxDef("box:Refit:Allied", "Allied Refit Box", "8.3; 17.2", tint="#f5ead0"),
+        BoxDef("box:Destroyed:Allied", "Allied Destroyed Box", "8.3", tint="#f5ead0"),
+    ], columns=5),
+    Group("Allied rear and shipping (20.2, 22.1)", [
+        BoxDef("box:NRV", "Nile River Valley", "22.1", ("nilerivervalley",), tint="#f5ead0"),
+        BoxDef("box:CapeRoute", "Cape Route Box", "20.2.4", ("caperoutebox", "crb"), tint="#f5ead0"),
+        BoxDef("box:Torch", "Torch Box", "20.2.5", tint="#f5ead0"),
+        BoxDef("box:TorchEast", "Torch East Box", "20.2.6", tint="#f5ead0"),
+        BoxDef("box:MedShipping:Allied", "Allied Mediterranean Shipping", "20.2", ("box:Shipping:Allied",), tint="#f5ead0"),
+        BoxDef("box:CoastalShipping:Allied", "Allied Coastal Shipping", "20.3", tint="#f5ead0"),
+    ], columns=6),
+    Group("Mediterranean (22.3-22.6)", [
+        BoxDef("box:Italy", "Italy", "22.5; 7.2", tint="#e7eaeb"),
+        BoxDef("box:Sicily", "Sicily", "22.6", tint="#e7eaeb"),
+        BoxDef("box:MedShipping:Axis", "Axis Mediterranean Shipping", "20.2", ("box:Shipping:Axis",), tint="#e7eaeb"),
+        BoxDef("box:CoastalShipping:Axis", "Axis Coastal Shipping", "20.3", tint="#e7eaeb"),
+        BoxDef("box:Crete", "Crete", "22.3"),
+        BoxDef("box:Malta", "Malta", "22.4"),
+        BoxDef("box:FallBraun", "Fall Braun", "22.5"),
+        BoxDef("box:Herkules", "Herkules", "23.2"),
+    ], columns=8),
+    Group("Air (19.0)", [
+        BoxDef("box:Air:Axis", "Axis air — North Africa", "19.1", ("box:NorthAfrica:Axis", "box:AirNA:Axis"), tint="#e7eaeb"),
+        BoxDef("box:AirSuperiority:Axis", "Axis Air Superiority", "19.2", tint="#e7eaeb"),
+        BoxDef("box:NextTurn:Axis", "Axis Next Turn", "19.1", tint="#e7eaeb"),
+        BoxDef("box:Air:Allied", "Allied air — North Africa", "19.1", ("box:NorthAfrica:Allied", "box:AirNA:Allied"), tint="#f5ead0"),
+        BoxDef("box:AirSuperiority:Allied", "Allied Air Superiority", "19.2", tint="#f5ead0"),
+        BoxDef("box:NextTurn:Allied", "Allied Next Turn", "19.1", tint="#f5ead0"),
+        BoxDef("box:CoastalMissions", "Coastal Missions", "19.9"),
+    ], columns=7),
+    Group("Middle East Tracks (22.2)", [
+        BoxDef("track:MET:Greece", "MET Greece", "22.2; ALC-16"),
+        BoxDef("track:MET:Levant", "MET Levant", "22.2; ALC-5"),
+        BoxDef("track:MET:Syria", "MET Syria", "22.2"),
+        BoxDef("track:MET:SWAsia", "MET SW Asia", "22.2", ("track:MET:SouthWestAsia",)),
+        BoxDef("track:MET:Pacific", "MET Pacific", "22.2; ALC-19"),
+    ], columns=5),
+    Group("Oasis Track (16.0, optional)", [
+        BoxDef("track:Oasis:Gadamis", "Gadamis Oasis", "16.2", ("box:Gadamis",)),
+        BoxDef("track:Oasis:Hon", "Hon", "16.2.1", ("box:Hon",)),
+        BoxDef("track:Oasis:Zella", "Zella", "16.2.1", ("box:Zella",)),
+        BoxDef("track:Oasis:Kufra", "Kufra Oasis", "16.1", ("box:Kufra",)),
+    ], columns=4),
+    Group("French North Africa (22.7)", [
+        BoxDef("box:FNA:Casablanca", "Casablanca", "22.7", ("box:Casablanca",)),
+        BoxDef("box:FNA:Oran", "Oran", "22.7", ("box:Oran",)),
+        BoxDef("box:FNA:Orleansville", "Orleansville", "22.7", ("box:Orleansville",)),
+    ], columns=3),
+]
+
+TRT_LAST = 40
+CELL = 50
+
+
+@dataclass
+class Placed:
+    box: BoxDef
+    rect: QRectF
+    units: list = field(default_factory=list)
+
+
+class OffMapCanvas(QWidget):
+    boxClicked = Signal(str)
+
+    def __init__(self):
+        super().__init__()
+        self.state: GameState | None = None
+        self.placed: list[Placed] = []
+        self.trt_rects: dict[int, QRectF] = {}
+        self.setMouseTracking(True)
+        self.setMinimumWidth(1100)
+        self._key = None
+
+    # -------------------------------------------------------------- layout
+    def _assign(self, st: GameState) -> tuple[dict[str, list], dict[int, list], dict[str, list]]:
+        known: dict[str, str] = {}
+        for g in GROUPS:
+            for b in g.boxes:
+                known[norm(b.id)] = b.id
+                for a in b.aliases:
+                    known[norm(a)] = b.id
+        in_box: dict[str, list] = {}
+        on_trt: dict[int, list] = {}
+        other: dict[str, list] = {}
+        for u in sorted(st.units.values(), key=lambda u: u.id):
+            loc = u.loc
+            m = re.match(r"^(track|box):(trt|turnrecord|turn)[:\-_]?(\d+)$", loc, re.I)
+            if m:
+                on_trt.setdefault(int(m.group(3)), []).append(u)
+                continue
+            if u.training_box:
+                other.setdefault(f"track:Training:T{u.training_box}", []).append(u)
+                continue
+            if loc == "setup":
+                other.setdefault("setup", []).append(u)
+                continue
+            if not loc.startswith(("box:", "track:", "card:")):
+                continue
+            bid = known.get(norm(loc))
+            if bid is None:
+                # "box:Refit:Axis:2" style sub-locations fold into their parent box when it is known
+                parts = loc.split(":")
+                for k in range(len(parts) - 1, 1, -1):
+                    bid = known.get(norm(":".join(parts[:k])))
+                    if bid:
+                        break
+            if bid is None:
+                other.setdefault(loc, []).append(u)
+            else:
+                in_box.setdefault(bid, []).append(u)
+        return in_box, on_trt, other
+
+    def set_state(self, st: GameState) -> None:
+        self.state = st
+        in_box, on_trt, other = self._assign(st)
+        self.on_trt = on_trt
+        W = max(self.width(), 1100)
+        margin, gap = 16.0, 10.0
+        y = 14.0
+        # Turn Record Track: two rows of 20 boxes
+        self.trt_rects = {}
+        cols = 20
+        bw = (W - 2 * margin - (cols - 1) * 4) / cols
+        bh = 62.0
+        y += 24
+        for gt in range(1, TRT_LAST + 1):
+            r, c = divmod(gt - 1, cols)
+            self.trt_rects[gt] = QRectF(margin + c * (bw + 4), y + r * (bh + 4), bw, bh)
+        y += 2 * (bh + 4) + 18
+        self.placed = []
+        self.group_titles: list[tuple[str, QRectF]] = []
+        extra_groups = []
+        training = {k: v for k, v in other.items() if k.startswith("track:Training")}
+        setup = other.pop("setup", [])
+        for k in training:
+            other.pop(k)
+        if setup:
+            extra_groups.append(Group("Waiting to be set up (3.1)", [BoxDef("setup", "Units to set up", "3.1")], 1))
+            in_box["setup"] = setup
+        tboxes = [BoxDef(f"track:Training:T{i}", f"Training T{i}", "8.5") for i in range(1, 5)]
+        extra = sorted({int(k.rsplit("T", 1)[1]) for k in training} - {1, 2, 3, 4})
+        tboxes += [BoxDef(f"track:Training:T{i}", f"Training T{i}", "8.5") for i in extra]
+        in_box.update(training)
+        cards = {k: v for k, v in other.items() if k.startswith("card:")}
+        rest = {k: v for k, v in other.items() if not k.startswith("card:")}
+        groups = extra_groups + GROUPS[:1] + [Group("Training Track (8.5)", tboxes, max(4, len(tboxes)))] + GROUPS[1:]
+        if cards:
+            groups.append(Group("On event cards (5.0)", [BoxDef(k, k.split(":", 1)[1], "5.0") for k in cards], 6))
+            in_box.update(cards)
+        if rest:
+            groups.append(Group("Other locations", [BoxDef(k, k, "") for k in rest], 5))
+            in_box.update(rest)
+        for g in groups:
+            cols = max(1, g.columns)
+            bw = (W - 2 * margin - (cols - 1) * gap) / cols
+            self.group_titles.append((g.title, QRectF(margin, y, W - 2 * margin, 20)))
+            y += 24
+            row_h = 0.0
+            for i, b in enumerate(g.boxes):
+                c = i % cols
+                if c == 0 and i:
+                    y += row_h + gap
+                    row_h = 0.0
+                units = in_box.get(b.id, [])
+                per_row = max(1, int((bw - 12) // CELL))
+                rows = max(1, -(-len(units) // per_row))
+                h = 30 + rows * CELL + 6
+                row_h = max(row_h, h)
+                self.placed.append(Placed(b, QRectF(margin + c * (bw + gap), y, bw, h), units))
+            # normalise the heights of a row
+            y += row_h + 16
+        self.setMinimumHeight(int(y + 10))
+        self.update()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if self.state is not None and abs(event.oldSize().width() - event.size().width()) > 2:
+            self.set_state(self.state)
+
+    # -------------------------------------------------------------- paint
+    def paintEvent(self, event) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing, True)
+        grad = QLinearGradient(0, 0, 0, self.height())
+        grad.setColorAt(0, QColor("#efe3c2"))
+        grad.setColorAt(1, QColor("#e4d3a8"))
+        p.fillRect(self.rect(), grad)
+        st = self.state
+        if st is None:
+            return
+        title_font = QFont("DejaVu Serif")
+        title_font.setPixelSize(15)
+        title_font.setBold(True)
+        small = QFont("DejaVu Sans Condensed")
+        small.setPixelSize(11)
+        # Turn Record Track
+        p.setFont(title_font)
+        p.setPen(QColor(theme.LABEL_INK))
+        first = min(self.trt_rects.values(), key=lambda r: (r.top(), r.left()))
+        p.drawText(QRectF(first.left(), first.top() - 24, 600, 20), Qt.AlignLeft | Qt.AlignVCenter, "Turn Record Track (4.0)")
+        for gt, r in self.trt_rects.items():
+            past = gt < st.gt
+            winter = calendar.is_winter(gt)
+            fill = QColor("#e9edf2" if winter else "#fbf6e8")
+            if past:
+                fill = fill.darker(108)
+            p.setPen(QPen(QColor("#8a7450"), 1.2))
+            p.setBrush(fill)
+            p.drawRoundedRect(r, 4, 4)
+            m = calendar.month_of(gt)
+            p.setFont(small)
+            p.setPen(QColor("#5b4a2f"))
+            p.drawText(r.adjusted(4, 2, -4, 0), Qt.AlignLeft | Qt.AlignTop, str(gt))
+            p.setPen(QColor("#8a7a5a"))
+            p.drawText(r.adjusted(4, 2, -4, 0), Qt.AlignRight | Qt.AlignTop, f"{m.name[:3]} {str(m.year)[2:]}")
+            chips = []
+            if gt == st.gt:
+                chips.append(("GT", "#f4c430", "#2a2722"))
+            if gt == st.end_gt:
+                chips.append(("END", "#a0301d", "#ffffff"))
+            for i, (txt, bg, fg) in enumerate(chips):
+                cr = QRectF(r.left() + 4 + i * (r.width() / 2 - 2), r.bottom() - 26, r.width() / 2 - 6, 22)
+                p.setPen(QPen(QColor(0, 0, 0, 90), 1))
+                p.setBrush(QColor(bg))
+                p.drawRoundedRect(cr, 3, 3)
+                f = QFont("DejaVu Sans Condensed")
+                f.setPixelSize(10)
+                f.setBold(True)
+                p.setFont(f)
+                p.setPen(QColor(fg))
+                p.drawText(cr, Qt.AlignCenter, txt)
+            units = self.on_trt.get(gt, [])
+            for i, u in enumerate(units[:3]):
+                s = 18.0
+                counterart.paint_counter(p, QRectF(r.right() - 4 - s - i * 6, r.top() + 18 + i * 3, s, s),
+                                         counterart.face_of(u), detail=0.2)
+        # groups
+        for title, r in self.group_titles:
+            p.setFont(title_font)
+            p.setPen(QColor(theme.LABEL_INK))
+            p.drawText(r, Qt.AlignLeft | Qt.AlignVCenter, title)
+            p.setPen(QPen(QColor("#b49c6c"), 1))
+            fm = p.fontMetrics()
+            x0 = r.left() + fm.horizontalAdvance(title) + 10
+            p.drawLine(QPointF(x0, r.center().y()), QPointF(r.right(), r.center().y()))
+        for pl in self.placed:
+            r = pl.rect
+            p.setPen(QPen(QColor("#8a7450"), 1.3))
+            p.setBrush(QColor(pl.box.tint))
+            p.drawRoundedRect(r, 6, 6)
+            p.setFont(small)
+            f = QFont("DejaVu Sans")
+            f.setPixelSize(12)
+            f.setBold(True)
+            p.setFont(f)
+            p.setPen(QColor("#3b3325"))
+            p.drawText(r.adjusted(8, 4, -8, 0), Qt.AlignLeft | Qt.AlignTop, pl.box.title)
+            if pl.box.rule:
+                p.setFont(small)
+                p.setPen(QColor("#8a7a5a"))
+                p.drawText(r.adjusted(8, 5, -8, 0), Qt.AlignRight | Qt.AlignTop, pl.box.rule)
+            per_row = max(1, int((r.width() - 12) // CELL))
+            for i, u in enumerate(pl.units):
+                row, col = divmod(i, per_row)
+                cr = QRectF(r.left() + 8 + col * CELL, r.top() + 26 + row * CELL, CELL - 5, CELL - 5)
+                counterart.paint_counter(p, cr, counterart.face_of(u), detail=1.0)
+            if not pl.units:
+                p.setFont(small)
+                p.setPen(QColor("#b0a283"))
+                p.drawText(r.adjusted(8, 22, -8, -4), Qt.AlignLeft | Qt.AlignVCenter, "empty")
+
+    def box_at(self, pt: QPointF) -> Placed | None:
+        for pl in self.placed:
+            if pl.rect.contains(pt):
+                return pl
+        return None
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        pl = self.box_at(event.position())
+        if pl is not None:
+            self.boxClicked.emit(pl.box.id)
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        pl = self.box_at(event.position())
+        if pl is None:
+            for gt, r in self.trt_rects.items():
+                if r.contains(event.position()):
+                    m = calendar.month_of(gt)
+                    extra = []
+                    if self.state and gt == self.state.gt:
+                        extra.append("current GT")
+                    if self.state and gt == self.state.end_gt:
+                        extra.append("end scenario marker (4.0)")
+                    self.setToolTip(f"GT {gt}: {m}" + (f" — {', '.join(extra)}" if extra else ""))
+                    return
+            self.setToolTip("")
+            return
+        tip = f"<b>{pl.box.title}</b> ({pl.box.rule or pl.box.id})<br>{len(pl.units)} unit(s)"
+        if pl.units:
+            tip += "<br>" + ", ".join(counterart.face_of(u).title() for u in pl.units[:20])
+        self.setToolTip(tip)
+
+
+class OffMapDisplay(QScrollArea):
+    boxClicked = Signal(str)
+
+    def __init__(self):
+        super().__init__()
+        self.canvas = OffMapCanvas()
+        self.canvas.boxClicked.connect(self.boxClicked)
+        self.setWidget(self.canvas)
+        self.setWidgetResizable(True)
+        self._shown: bytes | None = None
+
+    def stale_for(self, st: GameState) -> bool:
+        return False
+
+    def show_state(self, st: GameState) -> None:
+        key = st.encode()
+        if key == self._shown:
+            return
+        self._shown = key
+        self.canvas.set_state(st)
+
+    def title_of(self, box: str) -> str:
+        for pl in self.canvas.placed:
+            if pl.box.id == box:
+                return pl.box.title
+        return box
