@@ -68,7 +68,8 @@ class Client:
         self.presence: P.Presence | None = None
         self.chat: list[P.ChatOut] = []
         self.acks: dict[str, P.Ack] = {}
-        self.rejects: dict[str, P.Reject] = {}
+        self.rejects: dict[str, P.Reject] = {}       # by command id
+        self.refusals: list[P.Reject] = []           # the last 100 refusals of any kind
         self.mismatches: list[str] = []
         self.status = "idle"
         self.closed_reason = ""
@@ -404,6 +405,7 @@ class Client:
             self._send_hello(s)
             return ""
         with self._cond:
+            self.refusals = [*self.refusals[-99:], msg]
             if msg.id:
                 self._outstanding.pop(msg.id, None)
                 self.rejects[msg.id] = msg

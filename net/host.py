@@ -194,7 +194,7 @@ class Host:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self.game: Game | None = None
-        self.stats = {"commands": 0, "applied": 0, "rejected": 0, "malformed": 0, "kicked": 0}
+        self.stats = {"received": 0, "commands": 0, "applied": 0, "rejected": 0, "malformed": 0, "kicked": 0}
 
     # ------------------------------------------------------------------ public
     @property
@@ -434,6 +434,7 @@ class Host:
 
     # ------------------------------------------------------------------ receiving
     def _handle(self, frames: list[zmq.Frame]) -> None:
+        self.stats["received"] += 1
         if len(frames) < 2:
             return
         rid = frames[0].bytes

@@ -248,6 +248,8 @@ def decode_client(frames: list[bytes]) -> ClientMessage:
         raise ProtocolError(MALFORMED, f"malformed message: {exc}") from None
     except RecursionError:
         raise ProtocolError(MALFORMED, "malformed message: JSON nested too deeply") from None
+    except (ValueError, OverflowError) as exc:  # e.g. invalid UTF-8 inside a string
+        raise ProtocolError(MALFORMED, f"malformed message: {exc}") from None
     _validate_client(msg)
     return msg
 
@@ -294,7 +296,7 @@ def decode_host(frames: list[bytes]) -> HostMessage:
         return _host_decoder.decode(body)
     except RecursionError:
         raise ProtocolError(MALFORMED, "malformed message from the host: JSON nested too deeply") from None
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, OverflowError) as exc:
         raise ProtocolError(MALFORMED, f"malformed message from the host: {exc}") from None
 
 
