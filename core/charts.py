@@ -591,3 +591,371 @@ def shipping_boxes(category: str, steps: int) -> float:
     """20.1, 15.10: shipping boxes a unit of ``steps`` steps uses (-1 if it cannot be shipped)."""
     r = stacking(category)
     return -1 if r.shipping_boxes_per_step < 0 else r.shipping_boxes_per_step * steps
+
+
+# ================================================= Air and Naval Loss Table (19.3)
+
+
+class LossDrm(_S, kw_only=True):
+    id: str
+    value: int
+    when: str
+    rule: str
+    source: str
+    reason: str = ""
+
+
+class LossBand(_S, kw_only=True):
+    lo: int
+    hi: int
+    delay_gts: int
+    result: str
+    rule: str
+    source: str
+    reason: str = ""
+
+
+class LossTable(_S, kw_only=True):
+    drm: list[LossDrm]
+    band: list[LossBand]
+
+
+@cache
+def loss_chart() -> LossTable:
+    name = "air_naval_loss.toml"
+    t = _load(name, LossTable)
+    for i, d in enumerate(t.drm):
+        _check_source(name, f"drm[{i}]", d.source, d.reason)
+    for i, b in enumerate(t.band):
+        _check_source(name, f"band[{i}]", b.source, b.reason)
+    for n in range(0, 20):
+        if sum(1 for b in t.band if (b.lo == -1 or n >= b.lo) and (b.hi == -1 or n <= b.hi)) != 1:
+            raise ChartError(f"{_path(name)}: band: modified roll {n} must fall in exactly one band")
+    return t
+
+
+def loss_table(roll_2d6: int, *, enemy_air_superiority: bool = False, city_or_port: bool = False) -> int:
+    """19.3: GTs before the air or fleet unit is available again: 0 (<= 8: back to its box,
+    based), 1 (9-10: next GT box on the TRT), 2 (>= 11).  DRMs +1 each, cumulative."""
+    t = loss_chart()
+    drms = {d.id: d.value for d in t.drm}
+    n = roll_2d6 + (drms["enemy_air_superiority"] if enemy_air_superiority else 0) \
+        + (drms["city_or_port"] if city_or_port else 0)
+    for b in t.band:
+        if (b.lo == -1 or n >= b.lo) and (b.hi == -1 or n <= b.hi):
+            return b.delay_gts
+    raise AssertionError("unreachable: bands validated")
+
+
+def loss_return_gt(gt: int, roll_2d6: int, **drms: bool) -> int | None:
+    """19.3 example: the TRT box (GT 10, 'available in two GTs' -> GT 12); None = not delayed."""
+    d = loss_table(roll_2d6, **drms)
+    return gt + d if d else None
+
+
+# ========================================================= Refit Costs (17.2)
+
+
+class RefitCost(_S, kw_only=True):
+    id: str
+    applies: str
+    on_map: int
+    per_step_from_refit_box: int
+    destroyed_to_refit: int
+    rule: str
+    source: str
+    reason: str = ""
+
+
+class RefitLimits(_S, kw_only=True):
+    one_unit_per_cw_nation_per_phase: bool
+    cw_nations: list[str]
+    cw_us_one_phase_from_destroyed: bool
+    source: str
+    reason: str = ""
+
+
+class RefitFile(_S, kw_only=True):
+    pools: dict[str, list[str] | str]
+    limits: RefitLimits
+    cost: list[RefitCost]
+
+
+@cache
+def refit_chart() -> RefitFile:
+    name = "refit.toml"
+    r = _load(name, RefitFile)
+    _check_source(name, "pools", str(r.pools.get("source", "")), str(r.pools.get("reason", "")))
+    _check_source(name, "limits", r.limits.source, r.limits.reason)
+    for i, c in enumerate(r.cost):
+        _check_source(name, f"cost[{i}] ({c.id})", c.source, c.reason)
+    return r
+
+
+def rp_pool_for(nationality: str) -> str:
+    """17.2.1: the RP counter id that may refit units of ``nationality``."""
+    for rp, nats in refit_chart().pools.items():
+        if isinstance(nats, list) and nationality in nats:
+            return rp
+    raise KeyError(f"no RP pool refits nationality {nationality!r} ({_path('refit.toml')} [pools])")
+
+
+def refit_cost(category: str, *, stage: Literal["on_map", "from_refit_box", "destroyed_to_refit"],
+               steps: int = 1) -> int:
+    """17.2: RP steps to refit a unit of ``category`` (non_divisional, armour, division, garrison,
+    desert_raider, no_cadre); ``steps`` rebuilt when leaving the Refit Box."""
+    for c in refit_chart().cost:
+        if c.id == category:
+            if stage == "on_map":
+                return c.on_map
+            if stage == "from_refit_box":
+                return c.per_step_from_refit_box * steps
+            return c.destroyed_to_refit
+    raise KeyError(f"no refit category {category!r} in {_path('refit.toml')}")
+
+
+# ========================================================== Upgrade Chart (17.3)
+
+
+class Upgrade(_S, kw_only=True):
+    from_: list[str] = msgspec.field(name="from")
+    to: list[str]
+    kind: Literal["substitution", "split", "addition"]
+    rp: int
+    available: str
+    rule: str
+    source: str
+    reason: str = ""
+
+
+class UpgradeFile(_S, kw_only=True):
+    upgrade: list[Upgrade]
+
+
+@cache
+def upgrades() -> tuple[Upgrade, ...]:
+    """8.4, 17.3: every row of the Upgrade Chart."""
+    name = "upgrade.toml"
+    u = _load(name, UpgradeFile)
+    for i, row in enumerate(u.upgrade):
+        _check_source(name, f"upgrade[{i}]", row.source, row.reason)
+        if not row.from_ or not row.to:
+            raise ChartError(f"{_path(name)}: upgrade[{i}]: from and to must name counters")
+    return tuple(u.upgrade)
+
+
+def upgrades_from(counter_id: str) -> list[Upgrade]:
+    """Upgrade Chart rows a counter can take part in."""
+    return [u for u in upgrades() if counter_id in u.from_]
+
+
+# ============================================= Vichy French Reaction Table (ALC-21)
+
+
+class VichyFile(_S, kw_only=True):
+    columns: list[str]
+    source: str
+    reason: str = ""
+    results: dict[str, list[str]]
+    meaning: dict[str, str]
+
+
+@cache
+def vichy_chart() -> VichyFile:
+    name = "vichy_reaction.toml"
+    v = _load(name, VichyFile)
+    _check_source(name, "", v.source, v.reason)
+    for col in v.columns:
+        row = v.results.get(col)
+        if row is None or len(row) != 7:
+            raise ChartError(f"{_path(name)}: results.{col}: seven results needed (rolls 1..6 and 7 with the ALC-27 DRM)")
+        for j, r in enumerate(row):
+            if r not in v.meaning:
+                raise ChartError(f"{_path(name)}: results.{col}[{j}]: {r!r} is not defined under [meaning]")
+    return v
+
+
+def vichy_reaction(die: int, column: str, *, accord_drm: bool = False) -> str:
+    """ALC-21(i): result for 1d6 (+1 with ALC-27(b)) in the column of the largest attacking force."""
+    v = vichy_chart()
+    n = max(1, min(7, die + (1 if accord_drm else 0)))
+    return v.results[column][n - 1]
+
+
+# ============================================= Air Interdiction Chart (19.6)
+
+
+class InterdictionRow(_S, kw_only=True):
+    distance: int
+    mechanised: int
+    trucked: int
+    foot: int
+    horsed: int
+
+
+class InterdictionFile(_S, kw_only=True):
+    source: str
+    reason: str = ""
+    row: list[InterdictionRow]
+    notes: dict[str, str]
+
+
+@cache
+def interdiction_chart() -> InterdictionFile:
+    name = "air_interdiction.toml"
+    f = _load(name, InterdictionFile)
+    _check_source(name, "", f.source, f.reason)
+    if sorted(r.distance for r in f.row) != [0, 1, 2]:
+        raise ChartError(f"{_path(name)}: row: distances 0, 1 and 2 needed (19.6: the hex and any hex within two)")
+    return f
+
+
+def interdiction_cost(distance: int, move_class: str) -> int:
+    """19.6: extra MP to enter a hex ``distance`` (0-2) from the interdicted hex; 0 beyond.
+    Motorised raiders and SF pay as trucked / foot."""
+    if distance > 2:
+        return 0
+    row = next(r for r in interdiction_chart().row if r.distance == distance)
+    cls = {"mechanized": "mechanised", "raider": "trucked", "desert_raider": "trucked", "motorized": "trucked",
+           "sf": "foot", "airborne": "foot"}.get(move_class, move_class)
+    return int(getattr(row, cls))
+
+
+# ============================================= Airborne Drop Chart (15.5)
+
+
+class DropDrm(_S, kw_only=True):
+    id: str
+    value: int
+    when: str
+    source: str
+    reason: str = ""
+
+
+class DropFile(_S, kw_only=True):
+    terrain_allowed: list[str]
+    terrain_source: str
+    failure: str
+    failure_source: str
+    drm: list[DropDrm]
+
+
+@cache
+def drop_chart() -> DropFile:
+    name = "airborne_drop.toml"
+    f = _load(name, DropFile)
+    for i, d in enumerate(f.drm):
+        _check_source(name, f"drm[{i}] ({d.id})", d.source, d.reason)
+    return f
+
+
+def airborne_drop_drm(*conditions: str) -> int:
+    """15.5: total DRM for a drop's morale check (failure: disrupted)."""
+    table = {d.id: d.value for d in drop_chart().drm}
+    return sum(table[c] for c in conditions)
+
+
+# ============================================= Fort Effects Chart (14.4, 18.1)
+
+
+class FortLevel(_S, kw_only=True):
+    level: int
+    crt_lines_up: int
+    no_overrun: bool
+    ignore_withdraw: bool
+    rout_minus: int
+    blocks_zoc_into: bool
+    supports_infantry_in_desert: bool
+    needs_dump: bool
+    permanent: bool
+    source: str
+    reason: str = ""
+
+
+class FortFile(_S, kw_only=True):
+    level: list[FortLevel]
+    construction: dict[str, Any]
+
+
+@cache
+def fort_chart() -> FortFile:
+    name = "fort_effects.toml"
+    f = _load(name, FortFile)
+    for i, lv in enumerate(f.level):
+        _check_source(name, f"level[{i}]", lv.source, lv.reason)
+    if sorted(lv.level for lv in f.level) != [0, 1, 2, 3]:
+        raise ChartError(f"{_path(name)}: level: fort levels 0-3 needed (18.1)")
+    return f
+
+
+def fort_effects(level: int) -> FortLevel:
+    """18.1, 14.4: the benefits of a fort of ``level`` (F0-F3) to units inside it."""
+    return next(lv for lv in fort_chart().level if lv.level == level)
+
+
+# ============================================= Bombardment Effects (19.8, 8.2.1)
+
+
+class BombFile(_S, kw_only=True):
+    hit_min: int
+    hit_max: int
+    modifiers: bool
+    source: str
+    reason: str = ""
+    effects: dict[str, dict[str, Any]]
+
+
+@cache
+def bombardment_chart() -> BombFile:
+    name = "bombardment.toml"
+    b = _load(name, BombFile)
+    _check_source(name, "", b.source, b.reason)
+    for k in ("base", "msu", "dump", "airfield"):
+        if k not in b.effects:
+            raise ChartError(f"{_path(name)}: effects.{k} missing (8.2.1)")
+    return b
+
+
+def bombardment_hits(dice: list[int]) -> int:
+    """19.8: one die per bombardment factor; 4-6 disrupts the target (no modifiers)."""
+    b = bombardment_chart()
+    return sum(1 for d in dice if b.hit_min <= d <= b.hit_max)
+
+
+def bombardment_effect(target: str) -> dict[str, Any]:
+    """8.2.1: what a disrupted base / msu / dump / airfield loses."""
+    return bombardment_chart().effects[target]
+
+
+# ============================================= Supply Summary (12.0)
+
+
+@cache
+def supply_summary() -> dict[str, Any]:
+    """The Supply Summary Chart (12.0-12.7) as a plain table."""
+    name = "supply.toml"
+    path = resource("charts", name)
+    with path.open("rb") as fh:
+        data = tomllib.load(fh)
+    _check_source(name, "", str(data.get("source", "")), str(data.get("reason", "")))
+    for k in ("los_mmp", "disrupted_los_mmp", "sources"):
+        if k not in data:
+            raise ChartError(f"{_path(name)}: [{k}] missing")
+    return data
+
+
+def los_range(source: str, *, disrupted: bool = False) -> int:
+    """12.4.1 / 8.2.1: LOS length in MMP from a base, dump or MSU."""
+    key = "disrupted_los_mmp" if disrupted else "los_mmp"
+    return int(supply_summary()[key][source])
+
+
+def all_charts() -> dict[str, object]:
+    """Load (and so validate) every chart; for ``dfd validate``."""
+    return {
+        "crt.toml": crt(), "combat_modifiers.toml": combat_modifiers(), "stacking.toml": stacking_chart(),
+        "air_naval_loss.toml": loss_chart(), "refit.toml": refit_chart(), "upgrade.toml": upgrades(),
+        "vichy_reaction.toml": vichy_chart(), "air_interdiction.toml": interdiction_chart(),
+        "airborne_drop.toml": drop_chart(), "fort_effects.toml": fort_chart(),
+        "bombardment.toml": bombardment_chart(), "supply.toml": supply_summary(),
+    }

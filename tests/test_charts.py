@@ -359,3 +359,119 @@ def test_12_2_17_1_supply_units_and_rp_do_not_count_for_stacking():
 def test_15_4_special_forces_use_no_sealift_and_9_0_horsed_cannot_be_trucked():
     assert charts.stacking("special_forces").shipping_boxes_per_step == 0
     assert charts.stacking("horsed").msu == -1 and charts.stacking("horsed").atp_per_step == -1
+
+
+# ----------------------------------------------------------------- Initiative Table (C3)
+
+
+def test_we16_6_1_initiative_10_plus_2_is_change_surprise():
+    from core.rules.initiative import read_table
+    r = read_table(10 + 2, 10)
+    assert (r.change, r.surprise) == (True, True) and r.text().startswith("Change, Surprise")
+
+
+def test_6_2_surprise_at_either_end_of_the_initiative_table():
+    from core.rules.initiative import read_table
+    assert read_table(2, 10).surprise and read_table(1, 10).surprise and read_table(14, 10).surprise
+
+
+# ----------------------------------------------------------------- Air and Naval Loss Table (C4)
+
+
+def test_19_3_loss_bands_8_or_less_9_10_next_gt_11_plus_two_gts():
+    assert [charts.loss_table(n) for n in (2, 8, 9, 10, 11, 12)] == [0, 0, 1, 1, 2, 2]
+
+
+def test_19_3_loss_drms_enemy_air_superiority_and_city_or_port_are_cumulative():
+    assert charts.loss_table(8, enemy_air_superiority=True) == 1
+    assert charts.loss_table(9, enemy_air_superiority=True, city_or_port=True) == 2
+
+
+def test_we12_19_3_example_gt10_two_gts_is_gt12_box():
+    assert charts.loss_return_gt(10, 11) == 12
+    assert charts.loss_return_gt(10, 7) is None
+
+
+def test_we34_eop_air_damage_3_plus_6_is_9_next_gt_box_gt11():
+    assert charts.loss_return_gt(10, 3 + 6) == 11
+
+
+# ----------------------------------------------------------------- Bombardment, supply (C6, C13)
+
+
+def test_19_8_bombardment_disrupts_on_4_to_6_without_modifiers():
+    assert charts.bombardment_hits([1, 2, 3, 4, 5, 6]) == 3
+    assert charts.bombardment_chart().modifiers is False
+
+
+def test_8_2_1_disrupted_facilities():
+    assert charts.bombardment_effect("base")["los_mmp"] == 7
+    assert (charts.bombardment_effect("msu")["ma"], charts.bombardment_effect("msu")["los_mmp"]) == (7, 3)
+    assert charts.bombardment_effect("dump")["los_mmp"] == 3
+    assert charts.bombardment_effect("airfield")["inoperable"] is True
+
+
+def test_12_4_1_los_base_14_dump_7_msu_7():
+    assert (charts.los_range("base"), charts.los_range("dump"), charts.los_range("msu")) == (14, 7, 7)
+    assert charts.los_range("base", disrupted=True) == 7
+
+
+# ----------------------------------------------------------------- Fort Effects (C8)
+
+
+def test_14_4_18_1_fort_levels_raise_the_line_one_per_level():
+    assert [charts.fort_effects(n).crt_lines_up for n in range(4)] == [0, 1, 2, 3]
+    assert all(charts.fort_effects(n).no_overrun and charts.fort_effects(n).ignore_withdraw for n in range(4))
+    assert not charts.fort_effects(0).needs_dump and charts.fort_effects(1).needs_dump
+    assert charts.fort_chart().construction["max_line"] == 5
+
+
+# ----------------------------------------------------------------- Airborne drop, interdiction, Vichy (C7, C9, C10)
+
+
+def test_15_5_airborne_drop_only_clear_desert_rough_failure_disrupts():
+    d = charts.drop_chart()
+    assert d.terrain_allowed == ["clear", "desert", "rough"] and d.failure == "disrupted"
+    assert charts.airborne_drop_drm("rough", "in_ezoc") >= 2
+
+
+def test_19_6_interdiction_reaches_two_hexes_only():
+    assert charts.interdiction_cost(0, "mechanised") > 0
+    assert charts.interdiction_cost(3, "mechanised") == 0
+
+
+def test_alc21_vichy_reaction_d6_by_attacker_column_and_alc27_plus_1():
+    v = charts.vichy_chart()
+    assert all(len(v.results[c]) == 7 for c in v.columns)
+    assert charts.vichy_reaction(6, "US", accord_drm=True) == v.results["US"][6]
+    assert charts.vichy_reaction(6, "US") == v.results["US"][5]
+
+
+# ----------------------------------------------------------------- Refit and Upgrade (C11)
+
+
+def test_17_2_1_rp_refit_only_their_own_nationality():
+    assert charts.rp_pool_for("GE") == "GE-RP" and charts.rp_pool_for("IT") == "IT-RP"
+    assert charts.rp_pool_for("AU") == charts.rp_pool_for("UK") == "UK-RP"
+    assert charts.refit_chart().limits.one_unit_per_cw_nation_per_phase
+
+
+def test_17_2_on_map_refit_is_one_rp_and_15_8_garrison_one_rp():
+    assert charts.refit_cost("non_divisional", stage="on_map") == 1        # EoP: 2 SG refit with the RP
+    assert charts.refit_cost("garrison", stage="on_map") == 1
+    assert charts.refit_cost("division", stage="from_refit_box", steps=2) == 4
+
+
+def test_27_1_upgrade_chart_has_the_upgrade_box_counters_and_15_7_f_g():
+    to = {u for row in charts.upgrades() for u in row.to}
+    assert {"IT-102Trento", "IT-Ragg102", "IT-61", "IT-62", "UK-F", "UK-G"} <= to
+
+
+def test_upgrade_and_card_counters_exist():
+    from core.counters import all_counters, resolve
+    ids = {u for row in charts.upgrades() for u in row.from_ + row.to}
+    assert sorted(u for u in ids if (resolve(u) or u) not in all_counters()) == []
+
+
+def test_every_chart_loads_and_validates():
+    assert len(charts.all_charts()) == 12
