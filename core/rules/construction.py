@@ -1,0 +1,182 @@
+"""18.0 Construction: forts F0-F3 (18.1, 15.7 engineers), the Egyptian railroad
+(18.2) and the two constructible roads (18.3).
+
+State: ``vars["forts"][hex] = {"level": completed level or -1, "building": unit,
+"target": level, "side", "gt", "phase"}``; ``vars["railhead"]`` (hex label);
+``vars["roads"][name] = {"hexes": [...], "side", "done": bool}``.
+
+Actions of the movement decision: ``build_fort`` {unit, level, dump?},
+``build_rail`` {msu, hexes: [one or two labels]}, ``build_road`` {road, msu, hexes}.
+"""
+
+from __future__ import annotations
+
+from core.decisions import Action, IllegalAction, other
+from core.engine import Engine, at_phase_end, auto_step
+from core.hexgrid import Hex
+from core.rules import supply, tec, zoc
+from core.rules.status import (
+    MOVEMENT_PHASES, counter_of, disrupt, has_real_cf, hex_of, phasing, printed_ma, supply_kind,
+)
+from core.state import Frame
+
+NO_FORT_TERRAIN = ("mountain", "city", "sand_sea", "marsh")   # 18.1 Important
+ROADS = ("sollum-sidi-barrani", "tobruk-bypass")             # 18.3
+
+
+def fort_at(eng: Engine, label: str) -> dict:
+    return eng.state.vars.get("forts", {}).get(label, {})
+
+
+def fort_level(eng: Engine, label: str) -> int:
+    gm = tec.current_map()
+    printed = gm.forts.get(Hex.parse(label), -1)
+    return max(printed, int(fort_at(eng, label).get("level", -1)))
+
+
+def check_fort(eng: Engine, frame: Frame, side: str, uid: str, level: int, dump: str | None) -> None:
+    """18.1: who may build which fort where."""
+    st = eng.state
+    u = st.units.get(uid)
+    if u is None or u.side != side:
+        raise IllegalAction(f"{uid!r} is not a {side} unit", "18.1")
+    name = counter_of(u).name
+    if not has_real_cf(u) or printed_ma(u) <= 0:
+        raise IllegalAction(f"{name} needs a non-zero, non-parenthesised CF and a non-zero MA to build a fort", "18.1")
+    if frame.data.get("moved", {}).get(uid) is not None:
+        raise IllegalAction(f"{name} has moved; a fort is begun at the beginning of the Movement Phase by a unit that does not move", "18.1")
+    if u.disrupted or u.ogs:
+        raise IllegalAction(f"{name} must be undisrupted and in general supply to build a fort", "18.1")
+    h = hex_of(u)
+    if h is None:
+        raise IllegalAction(f"{name} is not on the hex grid", "18.1")
+    gm = tec.current_map()
+    bad = gm.hex_terrain(h) & set(NO_FORT_TERRAIN)
+    if bad:
+        raise IllegalAction(f"forts may not be built in {', '.join(sorted(bad))} hexes ({h.label})", "18.1")
+    cur = fort_level(eng, h.label)
+    if fort_at(eng, h.label).get("building"):
+        raise IllegalAction(f"a fort is already under construction in {h.label}", "18.1")
+    if level == 0 and cur >= 0:
+        raise IllegalAction(f"an F0 fort may be built only where there is no other fort ({h.label} has F{cur})", "18.1")
+    if level >= 1 and cur != level - 1 and not (level == 1 and cur == -1):
+        raise IllegalAction(f"an F{level} fort may only be built in a hex containing an F{level - 1} fort"
+                            + (" (or an unfortified hex)" if level == 1 else ""), "18.1")
+    if level >= 1:
+        d = st.units.get(str(dump)) if dump else None
+        if d is None or d.side != side or supply_kind(d) != "dump" or d.captured:
+            raise IllegalAction(f"an F{level} fort requires expending a dump as if for combat supply", "18.1")
+        lines = supply._los_from(st, side, hex_of(d), supply.DUMP_LOS, gm)
+        if h not in lines:
+            raise IllegalAction(f"the dump in {d.loc} has no LOS (7 MMP) to {h.label}", "18.1 / 12.6.1")
+
+
+def apply(eng: Engine, frame: Frame, action: Action) -> None:
+    a, side, st = action.args, action.side, eng.state
+    if action.kind == "build_fort":
+        uid, level = str(a.get("unit", "")), int(a.get("level", 0))
+        if level not in (0, 1, 2, 3):
+            raise IllegalAction("fort levels are F0 to F3", "18.1")
+        dump = a.get("dump")
+        check_fort(eng, frame, side, uid, level, dump)
+        u = st.units[uid]
+        if level >= 1:
+            supply.remove_supply_unit(eng, str(dump), f"expended to build an F{level} fort (18.1)")
+        forts = st.vars.setdefault("forts", {})
+        prev = forts.get(u.loc, {}).get("level", -1)
+        forts[u.loc] = {"level": prev, "building": uid, "target": level, "side": side, "gt": st.gt, "phase": st.phase,
+                        "engineer": any(counter_of(o).engineer and o.side == side for o in st.units_at(u.loc))}
+        frame.data.setdefault("moved", {})[uid] = 0            # 18.1: the unit may not move
+        eng.say(f"{counter_of(u).name} begins an F{level} fort in {u.loc} (18.1)")
+        return
+    if action.kind in ("build_rail", "build_road"):
+        rule = "18.2.1" if action.kind == "build_rail" else "18.3.1"
+        msu = st.units.get(str(a.get("msu", "")))
+        if msu is None or msu.side != side or supply_kind(msu) != "msu":
+            raise IllegalAction("construction needs an MSU of the building side", rule)
+        if action.kind == "build_rail" and (side != "Allied" or counter_of(msu).nationality not in ("AL", "UK", "AU", "NZ", "IN", "SA")):
+            raise IllegalAction("only the Commonwealth player may extend the Egyptian railroad", "18.2")
+        if frame.data.get("moved", {}).get(msu.id) is not None:
+            raise IllegalAction("the MSU must begin the Movement Phase on the construction marker and not move", rule)
+        key = "railhead" if action.kind == "build_rail" else f"road:{a.get('road')}"
+        if action.kind == "build_road" and a.get("road") not in ROADS:
+            raise IllegalAction(f"the constructible roads are {', '.join(ROADS)}", "18.3")
+        head = st.vars.get(key) or (msu.loc if action.kind == "build_road" else None)
+        if head != msu.loc:
+            raise IllegalAction(f"the MSU must be on the {'railhead' if key == 'railhead' else 'road'} marker ({head})", rule)
+        gm = tec.current_map()
+        h = hex_of(msu)
+        if msu.ogs or h in zoc.zoc_hexes(st, other(side), gm):
+            raise IllegalAction("the construction hex must be in general supply and not in an EZOC", rule)
+        hexes = [Hex.parse(str(x)) for x in (a.get("hexes") or [])]
+        if not 1 <= len(hexes) <= 2:
+            raise IllegalAction("construction advances one or two hexes per Movement Phase", rule)
+        ez = zoc.zoc_hexes(st, other(side), gm)
+        lines = supply.supply_lines(st, side, gm)
+        cur = h
+        for nx in hexes:
+            if cur.distance(nx) != 1:
+                raise IllegalAction(f"{nx.label} does not continue the line from {cur.label} (no skipping ahead)", rule)
+            if action.kind == "build_rail" and nx.g > cur.g:
+                raise IllegalAction("the railroad is built from east to west", "18.2.1")
+            if nx in ez or nx not in lines.los:
+                raise IllegalAction(f"the marker and MSU may not be moved OGS or into an EZOC ({nx.label})", rule)
+            cur = nx
+        st.vars[key] = cur.label
+        if action.kind == "build_road":
+            st.vars.setdefault("roads_built", {}).setdefault(str(a.get("road")), []).extend(x.label for x in hexes)
+        msu.loc = cur.label
+        frame.data.setdefault("moved", {})[msu.id] = 0
+        eng.say(f"{side} construction advances to {cur.label} ({rule})")
+        return
+    raise IllegalAction(f"{action.kind} is not a construction action", "18.0")
+
+
+def _complete(eng: Engine, side: str, *, engineers_only: bool) -> None:
+    st = eng.state
+    for lab, f in sorted(st.vars.get("forts", {}).items()):
+        uid = f.get("building")
+        if not uid or f.get("side") != side:
+            continue
+        if engineers_only and not (f.get("engineer") and f.get("target", 0) >= 1):
+            continue
+        if not engineers_only and (f.get("gt"), f.get("phase")) == (st.gt, st.phase):
+            continue
+        u = st.units.get(uid)
+        if u is None or u.loc != lab:
+            continue
+        f["level"], f["building"] = f["target"], ""
+        eng.say(f"The F{f['level']} fort in {lab} is complete (18.1{', 15.7' if engineers_only else ''})")
+
+
+@auto_step("VI.1")
+def complete_forts(eng: Engine) -> None:
+    """18.1: a unit still in place at the beginning of the next friendly Movement Phase completes its fort."""
+    side = phasing(eng, eng.state.phase)
+    if side:
+        _complete(eng, side, engineers_only=False)
+
+
+@at_phase_end
+def forts_phase_end(eng: Engine, phase: int) -> None:
+    """15.7: with an engineer a fort of level 1+ takes one Movement Phase; 18.1: F0
+    vanishes when no eligible friendly unit remains; a removed builder cancels the work."""
+    st = eng.state
+    if phase in MOVEMENT_PHASES:
+        side = phasing(eng, phase)
+        if side:
+            _complete(eng, side, engineers_only=True)
+    forts = st.vars.get("forts", {})
+    for lab in sorted(forts):
+        f = forts[lab]
+        uid = f.get("building")
+        if uid and (uid not in st.units or st.units[uid].loc != lab):
+            target = f.get("target", 0)
+            f["building"] = ""
+            f["level"] = target - 1 if target >= 2 else f.get("level", -1)   # 18.1: one level below
+            eng.say(f"Fort construction in {lab} is abandoned (18.1)")
+        if f.get("level") == 0 and not f.get("building"):
+            side = f.get("side")
+            if not any(u.side == side and has_real_cf(u) and u.loc == lab for u in st.units.values()):
+                del forts[lab]
+                eng.say(f"The F0 fort in {lab} is removed: no friendly unit able to build it remains (18.1)")

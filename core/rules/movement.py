@@ -1,0 +1,886 @@
+"""13.0 Movement: the VI.3 movement procedure, reaction (13.5), reserve (13.6),
+overrun (13.4), truck lift (13.7), road march / forced march / night movement.
+
+A stack moves with one free-form action::
+
+    Action(kind="move", side, args={"units": [ids], "path": [hex labels],
+                                    "night": bool, "road_march": bool, "forced_march": bool,
+                                    "pickup": {label: [ids]}, "drop": {label: [ids]},
+                                    "lift": bool, "reserve": bool})
+
+``path`` lists the hexes entered in order (it may start with the stack's own
+hex).  Every step is validated with the MP costs of :mod:`core.rules.tec`
+(13.3) and the rules of 11.4, 11.5, 13.2.x, 13.4, 15.3, 15.4, 15.6 and 16.1; a
+refusal cites the rule and leaves the state untouched.  Entering an enemy hex is
+an overrun (13.4): the procedure pushes the combat engineer's ``resolve_combat``
+with ``{"attackers", "hex", "form": "overrun"}`` and continues the rest of the
+path in :meth:`MovementProcedure.resume` when the hex was cleared (13.4.4).
+
+Other free kinds of the movement decision: ``create_base`` (12.2.3),
+``emergency_supply`` (12.7), ``destroy_supply`` (12.2.5), ``transfer`` (12.2.3),
+``reserve`` (13.6).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from core import sequence
+from core.decisions import Action, Decision, IllegalAction, Option, other
+from core.engine import CONTINUE, PROCEDURES, QUERIES, Engine, Procedure, on_step, procedure
+from core.hexgrid import Hex, HexLabelError
+from core.rules import supply, tec, zoc
+from core.rules.status import (
+    REACTION_PHASES, counter_of, disrupt, has_real_cf, hex_of, is_combat, is_motorized, morale_check,
+    movement_allowance, printed_ma, rma, supply_kind, tec_class,
+)
+from core.state import Frame, GameState, UnitState
+
+E = tec.EIGHTH
+OVERRUN_COST = 2 * E      # 13.4
+EZOC_COST = 1 * E         # 11.4 a)
+RECON_EXTRA = 2 * E       # 15.3
+ROAD_MARCH = 7            # 13.2.3
+
+
+# =========================================================================== unit facts for movement
+def parse_hex(label: Any, rule: str = "13.1") -> Hex:
+    try:
+        return Hex.parse(str(label))
+    except HexLabelError as exc:
+        raise IllegalAction(str(exc), rule) from None
+
+
+def is_hq_unit(u: UnitState) -> bool:
+    return counter_of(u).hq and not u.disrupted          # 8.2 d): disrupted units lose special functions
+
+
+def recon_strength(units: list[UnitState]) -> int:
+    """15.3: total CF of undisrupted recon units."""
+    return sum(counter_of(u).values(u.steps)[0] for u in units
+               if not u.disrupted and (counter_of(u).cf_flag == "R") and is_combat(u))
+
+
+def enemy_units_at(state: GameState, h: Hex, side: str) -> list[UnitState]:
+    return [u for u in state.units_at(h.label) if u.side != side]
+
+
+def is_surprised(state: GameState, side: str) -> bool:
+    """6.2 / WE-22: with surprise in effect the 2nd player suffers its effects."""
+    return bool(state.surprise) and side != state.first_player
+
+
+def reaction_allowance(eng: Engine, u: UnitState, hq: bool, *, overrun_check: bool = False) -> int:
+    """13.2.1 RMA (+2 with an HQ, 15.6); 6.2: a surprised motorised unit not in reserve rolls 1d6."""
+    base = rma(u)
+    if is_surprised(eng.state, u.side) and is_motorized(u) and not u.reserve:
+        base = eng.roll(1, f"{counter_of(u).name} RMA under surprise (6.2)")[0]
+    return base + (2 if hq and is_motorized(u) else 0)
+
+
+# =========================================================================== path tracing
+@dataclass
+class MoveOptions:
+    night: bool = False
+    road_march: bool = False
+    forced: dict[str, int] = field(default_factory=dict)   # uid -> forced march bonus (13.2.4)
+    reaction: bool = False
+    lift: bool = False
+    reserve_reaction: bool = False
+
+
+@dataclass
+class Plan:
+    """The outcome of tracing a path: per-unit MP spent, where each stops, and any overrun."""
+
+    spent: dict[str, int]
+    loc: dict[str, str]
+    hexes: dict[str, int]                  # hexes entered per unit (reaction of non-motorised units)
+    overrun_at: int | None = None          # index in path of the first enemy hex
+    entered_ezoc: set[str] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)
+    route_flags: dict[str, str] = field(default_factory=dict)
+
+
+def allowance(state: GameState, u: UnitState, opts: MoveOptions, rma_value: int | None = None) -> int:
+    """MP (eighths) ``u`` may spend in this move (13.2, 13.2.1-13.2.4)."""
+    if opts.reaction:
+        if not is_motorized(u):
+            return 10 ** 6          # 13.2.1: limited to one hex, checked by hex count
+        return (rma_value if rma_value is not None else rma(u)) * E
+    ma = movement_allowance(u)
+    if opts.road_march:
+        ma += ROAD_MARCH
+    if u.id in opts.forced:
+        ma = printed_ma(u) + opts.forced[u.id]
+    return ma * E
+
+
+def _ezoc_for(state: GameState, u: UnitState, stack_motorized: bool, gm: tec.GroundMap,
+              cache: dict[bool, dict[Hex, list[str]]]) -> dict[Hex, list[str]]:
+    """11.2: motorised units, and MSU moving with motorised units, ignore non-motorised ZOC."""
+    mot = is_motorized(u) and (supply_kind(u) != "msu" or stack_motorized) or (supply_kind(u) and stack_motorized)
+    mot = bool(mot)
+    if mot not in cache:
+        cache[mot] = zoc.enemy_zoc(state, other(u.side), motorized=mot, gm=gm)
+    return cache[mot]
+
+
+def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: MoveOptions,
+          *, spent0: dict[str, int] | None = None, gm: tec.GroundMap | None = None,
+          pickup: dict[Hex, list[str]] | None = None, drop: dict[Hex, list[str]] | None = None,
+          rma_values: dict[str, int] | None = None, started_in_ezoc: set[str] | None = None) -> Plan:
+    """Walk ``units`` along ``path`` and return the plan, or raise IllegalAction citing the rule.
+
+    Stops (without error) at the first enemy-occupied hex, reported as ``overrun_at``:
+    the caller validates and resolves the overrun (13.4).
+    """
+    gm = gm or tec.current_map()
+    pickup = pickup or {}
+    drop = drop or {}
+    spent = dict(spent0 or {})
+    moving = [state.units[i] for i in units]
+    for u in moving:
+        spent.setdefault(u.id, 0)
+    start = hex_of(moving[0])
+    assert start is not None
+    plan = Plan(spent=spent, loc={u.id: u.loc for u in moving}, hexes={u.id: 0 for u in moving})
+    route: dict[str, str] = {u.id: "open" for u in moving}
+    cache: dict[bool, dict[Hex, list[str]]] = {}
+    hq = any(is_hq_unit(u) for u in moving)
+    in_ezoc = set(started_in_ezoc or ())
+    if started_in_ezoc is None:
+        for u in moving:
+            if start in _ezoc_for(state, u, _stack_motorized(moving), gm, cache):
+                in_ezoc.add(u.id)
+    lines = supply.supply_lines(state, side, gm) if opts.road_march else None
+    cur = start
+    must_stop: set[str] = set()
+    for i, nxt in enumerate(path):
+        if cur.distance(nxt) != 1:
+            raise IllegalAction(f"{nxt.label} is not adjacent to {cur.label}: a path is a line of contiguous hexes", "13.1")
+        if not moving:
+            raise IllegalAction(f"no unit is left moving at {cur.label} (every unit was dropped off)", "13.1")
+        if enemy_units_at(state, nxt, side):
+            plan.overrun_at = i
+            break
+        if not gm.on_grid(nxt):
+            raise IllegalAction(f"{nxt.label} is off the hex grid; units may not leave it except by off-map movement", "13.8")
+        stack_mot = _stack_motorized(moving)
+        real_cf_present = any(has_real_cf(u) for u in moving) or any(
+            has_real_cf(o) for o in state.units_at(nxt.label) if o.side == side)
+        for u in moving:
+            name = counter_of(u).name
+            if u.id in must_stop:
+                raise IllegalAction(f"{name} entered an enemy ZOC at {cur.label} and must stop (unless overrunning)", "11.4")
+            cls = tec_class(u)
+            carried = _carried(u, moving, opts)
+            if carried:
+                cost, rt = 0, "road"
+            else:
+                cost, rt = tec.step_cost(gm, cls, cur, nxt)
+                if cost is None:
+                    raise IllegalAction(f"{name} ({cls}) may not enter {nxt.label} from {cur.label}: prohibited terrain", "13.3")
+                if opts.lift and supply_kind(u) == "msu" and _carries_division(moving):
+                    cost *= 2                                   # 13.7 Important: one MSU carrying a division
+            if opts.road_march and rt != "road" and not carried:
+                raise IllegalAction(f"road march moves only along roads; {cur.label}->{nxt.label} is not a road", "13.2.3")
+            if opts.road_march and lines is not None and nxt not in lines.los and is_combat(u):
+                raise IllegalAction(f"road march may not enter {nxt.label}, where {name} would be OGS", "13.2.3")
+            # 13.3: a motorised unit leaving a road or track loses any fraction of an MP
+            if is_motorized(u) and route[u.id] in ("road", "track") and rt == "open" and spent[u.id] % E:
+                spent[u.id] += E - spent[u.id] % E
+            route[u.id] = rt
+            ez = _ezoc_for(state, u, stack_mot, gm, cache)
+            ignores = counter_of(u).sf or cls == "raider"         # 15.4, 16.1: ignore all EZOC
+            extra = 0
+            if not ignores and cur in ez and (u.id in in_ezoc) and _recon_superior(state, side, moving, ez[cur]):
+                extra += RECON_EXTRA                               # 15.3 leaving a recon-superior ZOC
+            if not ignores and nxt in ez:
+                if u.id in in_ezoc and not opts.night and cur in ez:
+                    raise IllegalAction(f"{name} may not move directly from one enemy ZOC ({cur.label}) into another "
+                                        f"({nxt.label}) except by night movement", "11.4")
+                if is_combat(u) and not has_real_cf(u) and not real_cf_present:
+                    raise IllegalAction(f"{name} has a parenthesised or zero CF and may enter an enemy ZOC only with a "
+                                        "unit with a real combat factor", "11.4")
+                if opts.reaction and not opts.reserve_reaction:
+                    for eid in ez[nxt]:
+                        eh = hex_of(state.units[eid])
+                        if eh is not None and not any(o.side == side and hex_of(o) in eh.neighbours()
+                                                      and o.id not in units for o in state.units.values()):
+                            raise IllegalAction(f"a reacting unit may not enter the ZOC of {counter_of(state.units[eid]).name}, "
+                                                "which is not adjacent to a friendly unit", "13.5")
+                if opts.night:
+                    cost *= 2                                       # 11.5: double cost in an EZOC hex
+                if not hq:
+                    extra += EZOC_COST                              # 11.4 a) (waived by an HQ, 15.6)
+                if _recon_superior(state, side, moving, ez[nxt]):
+                    extra += RECON_EXTRA                            # 15.3: +3 in total
+                plan.entered_ezoc.add(u.id)
+                if not opts.night:
+                    must_stop.add(u.id)
+                in_ezoc.add(u.id)
+            else:
+                in_ezoc.discard(u.id)
+            if opts.road_march and any(e for e in enemy_units_at_adjacent(state, nxt, side, gm)):
+                raise IllegalAction(f"road march may not enter {nxt.label}, adjacent to an enemy unit", "13.2.3")
+            spent[u.id] += cost + extra
+            plan.hexes[u.id] += 1
+            if opts.reaction and not is_motorized(u) and plan.hexes[u.id] > 1:
+                raise IllegalAction(f"{name} is not motorised and may react at most one hex", "13.2.1")
+            cap = allowance(state, u, opts, (rma_values or {}).get(u.id))
+            if spent[u.id] > cap:
+                raise IllegalAction(f"{name} needs {tec.mp(spent[u.id]):g} MP to reach {nxt.label} but has {tec.mp(cap):g}", "13.2")
+            plan.loc[u.id] = nxt.label
+        # pick-ups and drop-offs at the hex just entered (13.1)
+        for pid in pickup.get(nxt, []):
+            pu = state.units.get(pid)
+            if pu is None or pu.side != side or pu.loc != nxt.label:
+                raise IllegalAction(f"{pid} is not a {side} unit waiting in {nxt.label} to be picked up", "13.1")
+            moving.append(pu)
+            spent.setdefault(pid, 0)
+            plan.loc[pid] = nxt.label
+            plan.hexes[pid] = 0
+            route[pid] = "open"
+            if nxt in _ezoc_for(state, pu, True, gm, cache):
+                in_ezoc.add(pid)
+        dropped = set(drop.get(nxt, []))
+        if dropped:
+            moving = [u for u in moving if u.id not in dropped]
+        cur = nxt
+    plan.route_flags = route
+    plan.notes.append(",".join(sorted(must_stop)))
+    return plan
+
+
+def enemy_units_at_adjacent(state: GameState, h: Hex, side: str, gm: tec.GroundMap) -> list[UnitState]:
+    """13.2.3 d): enemy units adjacent to ``h`` unless the hexside between is impassable."""
+    out = []
+    for n in h.neighbours():
+        if gm.side_terrain(h, n) & tec.HEXSIDE_BLOCK_ALL:
+            continue
+        out.extend(u for u in state.units_at(n.label) if u.side != side and is_combat(u))
+    return out
+
+
+def _stack_motorized(moving: list[UnitState]) -> bool:
+    return any(is_motorized(u) and is_combat(u) for u in moving)
+
+
+def _carried(u: UnitState, moving: list[UnitState], opts: MoveOptions) -> bool:
+    """13.7 truck lift: dumps and RP always ride an MSU; foot units when ``lift`` is set."""
+    c = counter_of(u)
+    if supply_kind(u) == "dump" or c.unit_type == "refit point":
+        return True
+    return opts.lift and is_combat(u) and not is_motorized(u)
+
+
+def _carries_division(moving: list[UnitState]) -> bool:
+    divs = sum(1 for u in moving if counter_of(u).divisional and not is_motorized(u))
+    msus = sum(1 for u in moving if supply_kind(u) == "msu")
+    return divs > 0 and msus < 2 * divs
+
+
+def _recon_superior(state: GameState, side: str, moving: list[UnitState], enemy_ids: list[str]) -> bool:
+    """15.3: the enemy stack(s) exerting the ZOC have greater undisrupted recon CF."""
+    hexes = {state.units[i].loc for i in enemy_ids}
+    enemy = [u for u in state.units.values() if u.loc in hexes and u.side != side]
+    return recon_strength(enemy) > recon_strength(moving)
+
+
+# =========================================================================== validation of a move action
+def _labels(v: Any) -> list[str]:
+    if not isinstance(v, (list, tuple)):
+        raise IllegalAction("path must be a list of hex labels", "13.1")
+    return [str(x) for x in v]
+
+
+def check_lift(state: GameState, units: list[UnitState]) -> None:
+    """13.7: one MSU carries one foot unit, two RP or one dump (a division needs two MSU or double cost)."""
+    msus = sum(1 for u in units if supply_kind(u) == "msu")
+    dumps = sum(1 for u in units if supply_kind(u) == "dump")
+    rps = sum(1 for u in units if counter_of(u).unit_type == "refit point")
+    need = dumps + math.ceil(rps / 2)
+    if need > msus:
+        raise IllegalAction(f"{dumps} dump(s) and {rps} RP need {need} MSU to move; the stack has {msus}", "13.7")
+    if any(supply_kind(u) == "base" for u in units):
+        raise IllegalAction("bases do not move", "12.2.3")
+
+
+@dataclass
+class MoveRequest:
+    units: list[str]
+    path: list[Hex]
+    opts: MoveOptions
+    pickup: dict[Hex, list[str]]
+    drop: dict[Hex, list[str]]
+    reserve: bool = False
+
+
+def parse_move(eng: Engine, frame: Frame, action: Action, reaction: bool) -> MoveRequest:
+    st = eng.state
+    a = action.args
+    ids = a.get("units")
+    if not isinstance(ids, list) or not ids:
+        raise IllegalAction("a move names the units that move together (args.units)", "13.1")
+    ids = [str(i) for i in ids]
+    if len(set(ids)) != len(ids):
+        raise IllegalAction("a unit is listed twice in the moving stack", "13.1")
+    units = []
+    for i in ids:
+        u = st.units.get(i)
+        if u is None or u.side != action.side:
+            raise IllegalAction(f"{i} is not a {action.side} unit", "13.0")
+        if hex_of(u) is None:
+            raise IllegalAction(f"{counter_of(u).name} is not on the hex grid ({u.loc}); see 13.8 and 22.0", "13.8")
+        if i in frame.data.get("moved", {}):
+            raise IllegalAction(f"{counter_of(u).name} has already moved this phase; each stack completes its movement "
+                                "before another moves", "13.1")
+        if u.captured:
+            raise IllegalAction(f"captured supply may not be moved until its marker is removed", "12.2.7")
+        if counter_of(u).kind not in ("combat", "supply") and counter_of(u).unit_type != "refit point":
+            raise IllegalAction(f"{counter_of(u).name} is not a ground unit", "13.0")
+        units.append(u)
+    locs = {u.loc for u in units}
+    if len(locs) != 1:
+        raise IllegalAction("the units of a moving stack must start in one hex (pick others up on the way)", "13.1")
+    path = [parse_hex(x) for x in _labels(a.get("path", []))]
+    start = hex_of(units[0])
+    if path and path[0] == start:
+        path = path[1:]
+    if not path and not a.get("reserve"):
+        raise IllegalAction("the path is empty: name the hexes entered", "13.1")
+    opts = MoveOptions(night=bool(a.get("night")), road_march=bool(a.get("road_march")), reaction=reaction,
+                       lift=bool(a.get("lift")))
+    if a.get("forced_march"):
+        opts.forced = {}
+    pickup = {parse_hex(k): [str(x) for x in v] for k, v in (a.get("pickup") or {}).items()}
+    drop = {parse_hex(k): [str(x) for x in v] for k, v in (a.get("drop") or {}).items()}
+    for hx, lst in pickup.items():
+        for pid in lst:
+            if pid in frame.data.get("moved", {}):
+                raise IllegalAction(f"{pid} has already moved this phase", "13.1")
+    check_lift(st, units + [st.units[p] for lst in pickup.values() for p in lst if p in st.units])
+    return MoveRequest(units=ids, path=path, opts=opts, pickup=pickup, drop=drop, reserve=bool(a.get("reserve")))
+
+
+def check_move_status(eng: Engine, req: MoveRequest) -> None:
+    """Status limits on the whole move (8.2, 11.5, 12.5, 13.2.3, 13.2.4, 13.5, 6.2)."""
+    st = eng.state
+    units = [st.units[i] for i in req.units]
+    if req.opts.road_march:
+        if req.opts.reaction:
+            raise IllegalAction("road march is not available during the Reaction Phase", "13.2.3")
+        if is_surprised(st, units[0].side):
+            raise IllegalAction("under surprise the 2nd player cannot use road march", "6.2")
+        for u in units:
+            if u.disrupted:
+                raise IllegalAction(f"{counter_of(u).name} is disrupted and may not road march", "13.2.3")
+            if u.ogs and is_combat(u):
+                raise IllegalAction(f"{counter_of(u).name} did not begin the phase in GenS and may not road march", "13.2.3")
+        gm = tec.current_map()
+        start = hex_of(units[0])
+        if start is not None and enemy_units_at_adjacent(st, start, units[0].side, gm):
+            raise IllegalAction("road march may not start adjacent to an enemy unit", "13.2.3")
+
+
+# =========================================================================== the movement procedure
+def _units_free(eng: Engine, frame: Frame, side: str) -> list[UnitState]:
+    moved = frame.data.get("moved", {})
+    return [u for u in sorted(eng.state.units_of(side), key=lambda x: x.id)
+            if hex_of(u) is not None and u.id not in moved and movement_allowance(u) > 0 and not u.captured
+            and (is_combat(u) or supply_kind(u) == "msu")]
+
+
+def sample_moves(eng: Engine, frame: Frame, side: str, reaction: bool, limit: int = 12) -> list[Option]:
+    """A modest sample of legal moves for bots: for a few stacks, a few reachable hexes."""
+    out: list[Option] = []
+    by_hex: dict[str, list[str]] = {}
+    for u in _units_free(eng, frame, side):
+        if reaction and not reaction_eligible(eng, frame, u):
+            continue
+        by_hex.setdefault(u.loc, []).append(u.id)
+    for loc in sorted(by_hex)[:4]:
+        for uid in by_hex[loc][:2]:
+            try:
+                paths = reachable_paths(eng.state, side, [uid], MoveOptions(reaction=reaction), frame=frame)
+            except IllegalAction:
+                continue
+            far = sorted(paths.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:3]
+            for lab, p in far:
+                act = Action(kind="move", side=side, args={"units": [uid], "path": p})
+                out.append(Option(action=act, label=f"Move {counter_of(eng.state.units[uid]).name} to {lab}"))
+                if len(out) >= limit:
+                    return out
+    return out
+
+
+class _MoveBase(Procedure):
+    reaction = False
+    rule = "13.0"
+
+    def side(self, eng: Engine, frame: Frame) -> str:
+        return frame.data["side"]
+
+    def enter(self, eng: Engine, frame: Frame) -> None:
+        step = sequence.STEPS[frame.data["step"]]
+        frame.data["side"] = sequence.side_of(step.role, eng.state.initiative, eng.state.first_player)
+        frame.data.setdefault("moved", {})
+
+    def apply_move(self, eng: Engine, frame: Frame, action: Action) -> None:
+        req = parse_move(eng, frame, action, self.reaction)
+        st = eng.state
+        if self.reaction:
+            for uid in req.units:
+                u = st.units[uid]
+                if not reaction_eligible(eng, frame, u):
+                    raise IllegalAction(f"{counter_of(u).name} may not react: it must begin the Reaction Phase within two "
+                                        "hexes of an enemy unit or in reserve, be in GenS and not disrupted", "13.5")
+            req.opts.reserve_reaction = all(st.units[i].reserve for i in req.units)
+        check_move_status(eng, req)
+        if frame.data.get("phase_started") is None:
+            frame.data["phase_started"] = True
+        hq = any(is_hq_unit(st.units[i]) for i in req.units)
+        rma_values = None
+        if self.reaction:
+            rma_values = {i: reaction_allowance(eng, st.units[i], hq) for i in req.units}
+        if action.args.get("forced_march"):
+            for uid in req.units:
+                u = st.units[uid]
+                if u.ogs or u.disrupted:
+                    raise IllegalAction(f"{counter_of(u).name} must be in GenS and undisrupted to force march", "13.2.4")
+                gm = tec.current_map()
+                if enemy_units_at_adjacent(st, hex_of(u), u.side, gm):
+                    raise IllegalAction(f"{counter_of(u).name} starts adjacent to an enemy unit and may not force march", "13.2.4")
+            if req.opts.road_march:
+                raise IllegalAction("a force-marching unit may not road march", "13.2.4")
+            bonus = eng.roll(1, "Forced march (13.2.4)")[0] + 3
+            req.opts.forced = {uid: bonus for uid in req.units}
+        self.run_path(eng, frame, req.units, req.path, req.opts, {}, req.pickup, req.drop, rma_values,
+                      reserve=req.reserve, forced=bool(action.args.get("forced_march")))
+
+    def run_path(self, eng: Engine, frame: Frame, units: list[str], path: list[Hex], opts: MoveOptions,
+                 spent0: dict[str, int], pickup: dict, drop: dict, rma_values: dict | None, *,
+                 reserve: bool = False, forced: bool = False, started_in_ezoc: set[str] | None = None) -> None:
+        st = eng.state
+        side = st.units[units[0]].side
+        plan = trace(st, side, units, path, opts, spent0=spent0, pickup=pickup, drop=drop, rma_values=rma_values,
+                     started_in_ezoc=started_in_ezoc)
+        stopped_for_overrun = plan.overrun_at is not None
+        all_ids = list(plan.loc)
+        if stopped_for_overrun:
+            idx = plan.overrun_at
+            target = path[idx]
+            here = parse_hex(plan.loc[units[0]]) if plan.loc else None
+            movers = [i for i in all_ids if plan.loc[i] == (path[idx - 1].label if idx else st.units[units[0]].loc)
+                      and not _dropped_before(drop, path, idx, i)]
+            self.start_overrun(eng, frame, movers, target, plan, opts, path[idx + 1:], rma_values, here)
+            for uid in all_ids:
+                if uid not in movers:
+                    self.finish_unit(eng, frame, uid, plan.loc[uid], plan.spent[uid], opts, reserve=False)
+            return
+        for uid in all_ids:
+            self.finish_unit(eng, frame, uid, plan.loc[uid], plan.spent[uid], opts,
+                             reserve=reserve, entered_ezoc=uid in plan.entered_ezoc)
+        self.after_move(eng, frame, all_ids, opts, forced)
+
+    def finish_unit(self, eng: Engine, frame: Frame, uid: str, loc: str, spent: int, opts: MoveOptions,
+                    *, reserve: bool, entered_ezoc: bool = False) -> None:
+        u = eng.state.units[uid]
+        if u.loc != loc:
+            u.reserve = False                                  # 13.6: the marker is removed if the unit moves
+        u.loc = loc
+        frame.data["moved"][uid] = spent
+        if reserve:
+            enter_reserve(eng, u, spent, entered_ezoc or uid in frame.data.get("began_in_ezoc", []))
+
+    def after_move(self, eng: Engine, frame: Frame, ids: list[str], opts: MoveOptions, forced: bool) -> None:
+        st = eng.state
+        names = ", ".join(counter_of(st.units[i]).name for i in ids)
+        cost = ", ".join(f"{counter_of(st.units[i]).name} {tec.mp(frame.data['moved'][i]):g} MP" for i in ids)
+        eng.say(f"{names} move to {st.units[ids[0]].loc} ({cost})")
+        for i in ids:
+            if opts.night:
+                disrupt(eng, i, "night movement", "11.5")
+            if forced:
+                disrupt(eng, i, "forced march", "13.2.4")
+
+    # -- overrun (13.4) ------------------------------------------------------------
+    def start_overrun(self, eng: Engine, frame: Frame, movers: list[str], target: Hex, plan: Plan,
+                      opts: MoveOptions, rest: list[Hex], rma_values: dict | None, here: Hex | None) -> None:
+        st = eng.state
+        side = st.units[movers[0]].side
+        check_overrun(st, side, movers, target, opts, reaction_reserve=opts.reserve_reaction)
+        gm = tec.current_map()
+        hq = any(is_hq_unit(st.units[i]) for i in movers)
+        origin = parse_hex(plan.loc[movers[0]])
+        spent = dict(plan.spent)
+        for uid in movers:
+            u = st.units[uid]
+            cost, _ = tec.step_cost(gm, tec_class(u), origin, target)
+            if cost is None:
+                raise IllegalAction(f"{counter_of(u).name} may not enter {target.label}: prohibited terrain", "13.4")
+            spent[uid] += cost + (0 if hq else OVERRUN_COST)      # 13.4 full terrain + 2 MP (15.6 HQ: none)
+            cap = allowance(st, u, opts, (rma_values or {}).get(uid))
+            if spent[uid] > cap:
+                raise IllegalAction(f"{counter_of(u).name} needs {tec.mp(spent[uid]):g} MP to overrun {target.label} "
+                                    f"but has {tec.mp(cap):g}", "13.4")
+        if "resolve_combat" not in PROCEDURES:
+            raise IllegalAction("overruns are resolved by the combat rules (14.0), which are not available in this "
+                                "build yet; move adjacent and attack in the Combat Phase instead", "13.4")
+        for uid in plan.loc:
+            st.units[uid].loc = plan.loc[uid]
+        frame.data["overrun"] = {
+            "units": movers, "hex": target.label, "rest": [h.label for h in rest], "spent": spent,
+            "opts": {"night": opts.night, "road_march": opts.road_march, "forced": opts.forced,
+                     "reaction": opts.reaction, "lift": opts.lift, "reserve_reaction": opts.reserve_reaction},
+            "rma": rma_values or {}, "hq": hq,
+        }
+        eng.say(f"{', '.join(counter_of(st.units[i]).name for i in movers)} overrun {target.label} (13.4)")
+        eng.push("resolve_combat", attackers=list(movers), hex=target.label, form="overrun")
+
+    def resume(self, eng: Engine, frame: Frame, child: Frame) -> None:
+        ov = frame.data.pop("overrun", None)
+        if ov is None:
+            return
+        st = eng.state
+        target = ov["hex"]
+        opts = MoveOptions(**{k: v for k, v in ov["opts"].items()})
+        outcome = child.data.get("outcome")
+        survivors = [i for i in ov["units"] if i in st.units and hex_of(st.units[i]) is not None]
+        enemy_left = [u for u in st.units_at(target) if u.side != frame.data["side"] and is_combat(u)]
+        cleared = not enemy_left
+        combat_did_capture = False
+        if isinstance(outcome, dict):
+            for key in ("defender_cleared", "cleared"):
+                if key in outcome:
+                    cleared = bool(outcome[key]) and not enemy_left
+                    combat_did_capture = key == "defender_cleared"
+        side = frame.data["side"]
+        if cleared and survivors:
+            if not combat_did_capture:
+                supply.capture_supply(eng, target, side, hq=bool(ov["hq"]))     # 13.4.4 / 12.2.7
+            # the moving unit enters the hex and may continue (13.4.4)
+            movers = list(survivors)
+            for i in survivors:
+                st.units[i].loc = target
+            eng.say(f"{target} is cleared; the overrunning units enter it and may continue (13.4.4)")
+            rest = [parse_hex(x) for x in ov["rest"]]
+            if rest:
+                # continuing after a cleared overrun: errors here refuse the whole action (state restored)
+                self.run_path(eng, frame, movers, rest, opts, {k: v for k, v in ov["spent"].items() if k in movers},
+                              {}, {}, ov["rma"] or None, started_in_ezoc=set())
+                return
+            for i in survivors:
+                frame.data["moved"][i] = ov["spent"][i]
+            return
+        for i in survivors:
+            frame.data["moved"][i] = ov["spent"].get(i, 0)
+        if survivors and not child.data.get("attacker_morale_done"):
+            for i in survivors:
+                if st.units[i].loc != target and not morale_check(eng, i, why="overrun failed to clear the hex, 13.4.4"):
+                    disrupt(eng, i, "failed the morale check after an overrun that did not clear the hex", "13.4.4")
+        eng.say(f"{target} was not cleared: the overrunning force's movement ends (13.4.4)")
+
+
+def _dropped_before(drop: dict, path: list[Hex], idx: int, uid: str) -> bool:
+    return any(uid in drop.get(h, []) for h in path[:idx])
+
+
+def check_overrun(state: GameState, side: str, movers: list[str], target: Hex, opts: MoveOptions,
+                  *, reaction_reserve: bool = False) -> None:
+    """13.4.1 eligible attackers, 13.4.2 eligible defenders, 8.2 b), 12.5 c), 13.5 b)."""
+    gm = tec.current_map()
+    defenders = enemy_units_at(state, target, side)
+    if opts.reaction and not reaction_reserve:
+        raise IllegalAction("reacting units may not overrun (only units reacting from reserve may)", "13.5")
+    if gm.is_mountain(target) or gm.is_city(target) or zoc.fortified(state, gm, target):
+        raise IllegalAction(f"units in a mountain, city or fortified hex ({target.label}) cannot be overrun", "13.4.2")
+    zm = zoc.zoc_map(state, other(side), gm)
+    if target in zm:
+        names = ", ".join(counter_of(state.units[i]).name for i in zm[target])
+        raise IllegalAction(f"{target.label} is in the ZOC of {names}, friendly to the units there: no overrun", "13.4.2")
+    real = any(has_real_cf(d) for d in defenders)
+    for uid in movers:
+        u = state.units[uid]
+        name = counter_of(u).name
+        if u.ogs:
+            raise IllegalAction(f"{name} is OGS and may not overrun", "13.4.1")
+        if u.disrupted:
+            raise IllegalAction(f"{name} is disrupted and may not overrun", "8.2")
+        if _carried(u, [state.units[i] for i in movers], opts) and is_combat(u):
+            raise IllegalAction(f"{name} is being transported and cannot take part in an overrun", "13.4.1")
+        if real and is_combat(u) and not is_motorized(u):
+            raise IllegalAction(f"only motorised units may overrun a hex with non-zero combat units; {name} is not", "13.4.1")
+
+
+def enter_reserve(eng: Engine, u: UnitState, spent: int, entered_ezoc: bool) -> None:
+    """13.6: no more than half its printed MA used; did not start or move into an EZOC."""
+    name = counter_of(u).name
+    if not is_combat(u):
+        raise IllegalAction(f"{name} is not a combat unit and cannot enter reserve", "13.6")
+    if spent * 2 > printed_ma(u) * E:
+        raise IllegalAction(f"{name} used {tec.mp(spent):g} MP, more than half its printed MA ({printed_ma(u)}), "
+                            "and cannot enter reserve", "13.6")
+    if entered_ezoc:
+        raise IllegalAction(f"{name} started in or moved into an enemy ZOC and cannot enter reserve", "13.6")
+    u.reserve = True
+    eng.say(f"{name} enters reserve (13.6)")
+
+
+def reaction_eligible(eng: Engine, frame: Frame, u: UnitState) -> bool:
+    """13.5: within two hexes of an enemy unit at the start of the phase, or in reserve;
+    in GenS; not disrupted; MSU only with reacting combat units."""
+    if u.disrupted or u.ogs or hex_of(u) is None or not (is_combat(u) or supply_kind(u) == "msu"):
+        return False
+    if u.reserve:
+        return True
+    near = frame.data.get("near_enemy")
+    if near is None:
+        return False
+    return u.id in near
+
+
+def units_near_enemy(state: GameState, side: str, radius: int = 2) -> list[str]:
+    enemy_hexes = {h for e in state.units.values() if e.side != side and is_combat(e) and (h := hex_of(e)) is not None}
+    out = []
+    for u in state.units.values():
+        h = hex_of(u)
+        if u.side == side and h is not None and any(h.distance(e) <= radius for e in enemy_hexes):
+            out.append(u.id)
+    return sorted(out)
+
+
+@procedure("movement")
+class MovementProcedure(_MoveBase):
+    """4.1 VI.3 (13.0): the phasing player moves stacks one at a time, then says done."""
+
+    def enter(self, eng: Engine, frame: Frame) -> None:
+        super().enter(eng, frame)
+        side = frame.data["side"]
+        gm = tec.current_map()
+        ez = zoc.zoc_hexes(eng.state, other(side), gm)
+        frame.data["began_in_ezoc"] = sorted(u.id for u in eng.state.units_of(side) if hex_of(u) in ez)
+
+    def decide(self, eng: Engine, frame: Frame) -> Decision | None | object:
+        if frame.data.get("done"):
+            return None
+        side = frame.data["side"]
+        opts = [Option(action=Action(kind="done", side=side), label="End the Movement Phase")]
+        opts += sample_moves(eng, frame, side, reaction=False)
+        return Decision(
+            side=side, kind="movement", prompt="Move ground units (13.0); overruns, supply and construction actions",
+            rule="4.1 VI.3; 13.0", options=tuple(opts),
+            free_kinds=("move", "create_base", "emergency_supply", "destroy_supply", "transfer", "reserve", "build_fort",
+                        "build_rail", "build_road"),
+            context={"step": frame.data["step"], "moved": dict(frame.data.get("moved", {}))},
+        )
+
+    def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
+        k = action.kind
+        if k == "done":
+            frame.data["done"] = True
+            return
+        if k == "move":
+            self.apply_move(eng, frame, action)
+            return
+        if k == "reserve":
+            ids = action.args.get("units") or []
+            for uid in ids:
+                u = eng.state.units.get(str(uid))
+                if u is None or u.side != action.side:
+                    raise IllegalAction(f"{uid} is not a {action.side} unit", "13.6")
+                spent = frame.data["moved"].get(u.id, 0)
+                enter_reserve(eng, u, spent, u.id in frame.data.get("began_in_ezoc", []))
+            return
+        if k == "create_base":
+            supply.create_base(eng, action.side, str(action.args.get("hex", "")))
+            return
+        if k in ("emergency_supply", "destroy_supply", "transfer"):
+            supply.apply_action(eng, frame, action)
+            return
+        if k in ("build_fort", "build_rail", "build_road"):
+            from core.rules import construction
+
+            construction.apply(eng, frame, action)
+            return
+        super().apply(eng, frame, action)
+
+
+@procedure("reaction")
+class ReactionProcedure(_MoveBase):
+    """4.1 VII/X/XIII/XVI (13.5): eligible non-phasing units may react, then say done."""
+
+    reaction = True
+
+    def enter(self, eng: Engine, frame: Frame) -> None:
+        super().enter(eng, frame)
+        side = frame.data["side"]
+        frame.data["near_enemy"] = units_near_enemy(eng.state, side)
+
+    def decide(self, eng: Engine, frame: Frame) -> Decision | None | object:
+        if frame.data.get("done"):
+            return None
+        side = frame.data["side"]
+        opts = [Option(action=Action(kind="done", side=side), label="End the Reaction Phase")]
+        opts += sample_moves(eng, frame, side, reaction=True, limit=6)
+        return Decision(side=side, kind="reaction", prompt="Reaction movement (13.5)", rule="4.1 VII; 13.5",
+                        options=tuple(opts), free_kinds=("move",), context={"step": frame.data["step"]})
+
+    def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
+        if action.kind == "done":
+            frame.data["done"] = True
+            return
+        if action.kind == "move":
+            if action.args.get("road_march"):
+                raise IllegalAction("road march is not available during the Reaction Phase", "13.2.3")
+            self.apply_move(eng, frame, action)
+            return
+        super().apply(eng, frame, action)
+
+    def after_move(self, eng: Engine, frame: Frame, ids: list[str], opts: MoveOptions, forced: bool) -> None:
+        super().after_move(eng, frame, ids, opts, forced)
+        st = eng.state
+        hq = any(is_hq_unit(st.units[i]) for i in ids)
+        for i in ids:
+            u = st.units[i]
+            if not is_combat(u):
+                continue
+            if u.reserve or u.flags.get("reacted_from_reserve"):
+                continue                                       # 13.6: no morale check after reacting from reserve
+            if hq:
+                continue                                       # 15.6: no morale check with an HQ
+            if not morale_check(eng, i, why="after reaction movement, 13.5 c"):
+                disrupt(eng, i, "failed the morale check after reacting", "13.5")
+
+
+on_step("VI.3", "movement")
+on_step("IX.3", "movement")
+on_step("XII.3", "movement")
+on_step("XV.3", "movement")
+for _k in ("VII.1", "X.1", "XIII.1", "XVI.1"):
+    on_step(_k, "reaction")
+
+
+# =========================================================================== reachable hexes
+def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOptions, *,
+                    frame: Frame | None = None, gm: tec.GroundMap | None = None,
+                    max_nodes: int = 200_000) -> dict[str, list[str]]:
+    """Cheapest legal path to every hex the stack can enter (Dijkstra over (hex, route)).
+
+    For a mixed stack the search minimises the largest fraction of any unit's
+    allowance spent; overruns are not explored.  Returns hex -> path labels.
+    """
+    gm = gm or tec.current_map()
+    us = [state.units[i] for i in units]
+    start = hex_of(us[0])
+    if start is None:
+        return {}
+    import heapq
+
+    caps = {u.id: allowance(state, u, opts) for u in us}
+    if any(c <= 0 for c in caps.values()):
+        return {}
+    enemy = other(side)
+    enemy_hexes = {h for e in state.units.values() if e.side == enemy and (h := hex_of(e)) is not None}
+    cache: dict[bool, dict[Hex, list[str]]] = {}
+    stack_mot = _stack_motorized(us)
+    ezs = {u.id: _ezoc_for(state, u, stack_mot, gm, cache) for u in us}
+    hq = any(is_hq_unit(u) for u in us)
+    began_ez = {u.id for u in us if start in ezs[u.id]}
+    best: dict[tuple[Hex, str], float] = {}
+    out: dict[str, list[str]] = {}
+    spent0 = {u.id: 0 for u in us}
+    heap: list[tuple[float, int, Hex, str, tuple, tuple]] = [(0.0, 0, start, "open", tuple(spent0[u.id] for u in us), ())]
+    order = 1
+    classes = [tec_class(u) for u in us]
+    carried = [_carried(u, us, opts) for u in us]
+    ignores = [counter_of(u).sf or tec_class(u) == "raider" for u in us]
+    while heap and order < max_nodes:
+        key, _, h, rt, sp, path = heapq.heappop(heap)
+        if best.get((h, rt), 1e18) < key:
+            continue
+        if path and h.label not in out:
+            out[h.label] = list(path)
+        if path and any(h in ezs[u.id] for k, u in enumerate(us) if not ignores[k]) and not opts.night:
+            continue                                                    # 11.4: must stop in an EZOC
+        for n in h.neighbours():
+            if n in enemy_hexes or not gm.on_grid(n):
+                continue
+            new = []
+            nrt = rt
+            ok = True
+            for k, u in enumerate(us):
+                if carried[k]:
+                    new.append(sp[k])
+                    continue
+                c, r = tec.step_cost(gm, classes[k], h, n)
+                if c is None or (opts.road_march and r != "road"):
+                    ok = False
+                    break
+                s = sp[k]
+                if is_motorized(u) and rt in ("road", "track") and r == "open" and s % E:
+                    s += E - s % E
+                nrt = r
+                ez = ezs[u.id]
+                if not ignores[k] and n in ez:
+                    if h in ez and (h != start or u.id in began_ez) and not opts.night:
+                        ok = False
+                        break
+                    if opts.night:
+                        c *= 2
+                    if not hq:
+                        c += EZOC_COST
+                    if _recon_superior(state, side, us, ez[n]):
+                        c += RECON_EXTRA
+                if not ignores[k] and h in ez and path and _recon_superior(state, side, us, ez[h]):
+                    c += RECON_EXTRA
+                s += c
+                if s > caps[u.id]:
+                    ok = False
+                    break
+                if opts.reaction and not is_motorized(u) and len(path) >= 1:
+                    ok = False
+                    break
+                new.append(s)
+            if not ok:
+                continue
+            if opts.road_march and enemy_units_at_adjacent(state, n, side, gm):
+                continue
+            k2 = max(s / caps[us[j].id] for j, s in enumerate(new))
+            if best.get((n, nrt), 1e18) <= k2:
+                continue
+            best[(n, nrt)] = k2
+            heapq.heappush(heap, (k2, order, n, nrt, tuple(new), path + (n.label,)))
+            order += 1
+    return out
+
+
+def path_cost(state: GameState, side: str, units: list[str], path: list[str], opts: MoveOptions) -> dict[str, int]:
+    plan = trace(state, side, units, [Hex.parse(x) for x in path], opts)
+    return plan.spent
+
+
+def query_reachable(eng: Engine, units: list[str], road_march: bool = False, night: bool = False) -> dict[str, float]:
+    """GUI query: every hex the stack can reach this phase -> MP spent by its first unit."""
+    st = eng.state
+    if not units:
+        return {}
+    side = st.units[units[0]].side
+    frame = st.stack[-1] if st.stack else None
+    reaction = bool(frame and frame.proc == "reaction")
+    opts = MoveOptions(road_march=road_march, night=night, reaction=reaction)
+    paths = reachable_paths(st, side, units, opts)
+    out: dict[str, float] = {}
+    for lab, p in paths.items():
+        try:
+            spent = trace(st, side, units, [Hex.parse(x) for x in p], opts).spent
+        except IllegalAction:
+            continue
+        out[lab] = tec.mp(max(spent[u] for u in units))
+    return out
+
+
+QUERIES["reachable"] = query_reachable

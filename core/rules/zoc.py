@@ -1,0 +1,114 @@
+"""11.0 Zones of Control.
+
+* 11.1 who exerts a ZOC: a combat unit with a non-parenthesised CF > 0, in GenS,
+  not disrupted, not in reserve (supply units, markers and garrisons 15.8 never);
+* 11.2 motorised units (and MSU moving with them) ignore non-motorised ZOC while
+  moving, reacting, retreating or advancing (:func:`enemy_zoc` with ``motorized``);
+* 11.3 terrain: escarpment hexsides block all ZOC; ZOC do not extend into city
+  or fortified hexes; a ZOC does not extend into or through terrain the unit
+  could not move into (for motorised units, even along a road or track).
+
+The GUI query ``zoc(side)`` lists the hexes in ``side``'s ZOC.
+"""
+
+from __future__ import annotations
+
+from core.engine import QUERIES, Engine
+from core.hexgrid import Hex
+from core.rules import tec
+from core.rules.status import counter_of, has_real_cf, hex_of, tec_class
+from core.state import GameState, UnitState
+
+
+def exerts_zoc(u: UnitState) -> bool:
+    """11.1 a)-d) and Important; 15.8 garrisons; units in boxes exert none."""
+    if hex_of(u) is None or u.captured:
+        return False
+    c = counter_of(u)
+    if c.kind != "combat" or c.garrison:
+        return False
+    return has_real_cf(u) and not u.ogs and not u.isolated and not u.disrupted and not u.reserve and not u.untrained
+
+
+def fortified(state: GameState, gm: tec.GroundMap, h: Hex) -> bool:
+    """A printed fortification or a fort marker (18.1) in ``h``."""
+    return h in gm.forts or int(state.vars.get("forts", {}).get(h.label, {}).get("level", -1)) >= 0
+
+
+def _prohibited_to(gm: tec.GroundMap, cls: str, a: Hex, b: Hex) -> bool:
+    """11.3: terrain the unit could not move into, roads and tracks disregarded."""
+    if not gm.on_grid(b):
+        return True
+    side = gm.side_terrain(a, b)
+    if side & tec.HEXSIDE_BLOCK_ALL:
+        return True
+    col = "foot" if cls == "sf" else ("mechanised" if cls == "raider" else cls)
+    for t in gm.hex_terrain(b):
+        if tec.HEX_COST.get(t, {}).get(col, 1) is None:
+            return True
+    for t in side:
+        if tec.SIDE_COST.get(t, {}).get(col, 1) is None:
+            return True
+    return False
+
+
+def unit_zoc(state: GameState, gm: tec.GroundMap, u: UnitState) -> list[Hex]:
+    """The hexes of ``u``'s ZOC (11.0, 11.3); empty when it exerts none (11.1)."""
+    if not exerts_zoc(u):
+        return []
+    h = hex_of(u)
+    assert h is not None
+    cls = tec_class(u)
+    out = []
+    for n in h.neighbours():
+        if "escarpment" in gm.side_terrain(h, n):
+            continue                                    # 11.3 escarpment blocks all ZOC
+        if gm.is_city(n) or fortified(state, gm, n):
+            continue                                    # 11.3 not into city or fortified hexes
+        if _prohibited_to(gm, cls, h, n):
+            continue                                    # 11.3 prohibited terrain
+        out.append(n)
+    return out
+
+
+def zoc_map(state: GameState, side: str, gm: tec.GroundMap | None = None) -> dict[Hex, list[str]]:
+    """hex -> ids of ``side``'s units exerting a ZOC into it."""
+    gm = gm or tec.current_map()
+    out: dict[Hex, list[str]] = {}
+    for u in state.units.values():
+        if u.side != side:
+            continue
+        for h in unit_zoc(state, gm, u):
+            out.setdefault(h, []).append(u.id)
+    return out
+
+
+def zoc_hexes(state: GameState, side: str, gm: tec.GroundMap | None = None) -> set[Hex]:
+    """Every hex in ``side``'s ZOC."""
+    return set(zoc_map(state, side, gm))
+
+
+def enemy_zoc(state: GameState, enemy: str, *, motorized: bool, gm: tec.GroundMap | None = None) -> dict[Hex, list[str]]:
+    """The EZOC a mover of the other side must respect.
+
+    11.2: motorised movers ignore the ZOC of non-motorised combat units.
+    """
+    from core.rules.status import is_motorized
+
+    zm = zoc_map(state, enemy, gm)
+    if not motorized:
+        return zm
+    out: dict[Hex, list[str]] = {}
+    for h, ids in zm.items():
+        keep = [i for i in ids if is_motorized(state.units[i])]
+        if keep:
+            out[h] = keep
+    return out
+
+
+def query_zoc(eng: Engine, side: str) -> list[str]:
+    """GUI query: hex labels in ``side``'s ZOC."""
+    return sorted(h.label for h in zoc_hexes(eng.state, side))
+
+
+QUERIES["zoc"] = query_zoc
