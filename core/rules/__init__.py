@@ -6,3 +6,4 @@ registers read-only queries for the GUI.
 """
 
 from core.rules import setup, initiative  # noqa: F401
+from core.rules import status, zoc, supply, stacking, movement, refit, construction  # noqa: F401  (ground, issue 5)
