@@ -1,0 +1,292 @@
+"""19.0 Air operations: deployment (19.1), air superiority (19.2), mission damage (19.3), bombardment
+(19.8), interdiction (19.6), naval air strikes (19.9, resolution used by ``naval.py``), the based/available
+flip after Phase XVII, and the Ghibli ban on air operations (21.2.1).
+
+Holding boxes are ``box:Air:<Side>:<Box>``; the Turn Record Track is ``track:TRT:<gt>`` (19.3).
+"""
+
+from __future__ import annotations
+
+from core.counters import all_counters
+from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option, other
+from core.engine import QUERIES, Engine, Procedure, auto_step, on_step, procedure
+from core.state import Frame
+from core.rules import offmap
+
+AXIS_BOXES = ("NorthAfrica", "Sicily", "Crete", "Superiority")      # 19.1.1
+ALLIED_BOXES = ("NorthAfrica", "Malta", "Torch", "NRV", "Superiority")  # 19.1.2
+AVAILABLE_NEXT = "AvailableNext"
+
+
+#: holding-box ids (docs/data.d/counters-scenarios.md "Box and track ids")
+_BOX_IDS = {"NorthAfrica": "box:AirNA:{s}", "Superiority": "box:AirSuperiority:{s}",
+            AVAILABLE_NEXT: "box:AvailableNextTurn:{s}", "Sicily": "box:Sicily", "Crete": "box:Crete",
+            "Malta": "box:Malta", "Torch": "box:Torch", "NRV": "box:NRV"}
+
+
+def box(side: str, name: str) -> str:
+    return _BOX_IDS[name].format(s=side)
+
+
+def holding_boxes(side: str) -> dict[str, str]:
+    """19.1: loc -> box name of the side's holding boxes (and the Available Next Turn Box)."""
+    names = (AXIS_BOXES if side == AXIS else ALLIED_BOXES) + (AVAILABLE_NEXT,)
+    return {box(side, n): n for n in names}
+
+
+def is_air(uid: str) -> bool:
+    c = all_counters().get(offmap.base_id(uid))
+    return bool(c and c.kind in ("air",))
+
+
+def canon_air_loc(side: str, loc: str) -> str:
+    """Map the usual spellings of air holding boxes (scenario data) onto ``box:Air:<Side>:<Box>``."""
+    if loc in holding_boxes(side) or loc.startswith("track:") or loc == offmap.REMOVED:
+        return loc
+    low = "".join(ch for ch in loc.lower() if ch.isalnum())
+    for key, name in (("superiority", "Superiority"), ("availablenext", AVAILABLE_NEXT), ("nextturn", AVAILABLE_NEXT),
+                      ("northafrica", "NorthAfrica"), ("libya", "NorthAfrica"), ("sicily", "Sicily"), ("crete", "Crete"),
+                      ("malta", "Malta"), ("torch", "Torch"), ("nrv", "NRV"), ("nile", "NRV")):
+        if key in low:
+            return box(side, name)
+    return loc
+
+
+def legal_boxes(eng: Engine, uid: str) -> list[str]:
+    """19.1.1 / 19.1.2 / 22.x: the holding boxes this air unit may be deployed to now."""
+    from core.rules import events
+    u = eng.state.units[uid]
+    c = all_counters()[offmap.base_id(uid)]
+    out = []
+    if u.side == AXIS:
+        for name in AXIS_BOXES:
+            if name == "NorthAfrica" and c.nationality == "GE" and not events.afrika_korps(eng):
+                continue   # 19.1.1 Important
+            if name == "Crete" and not events.in_effect(eng, "AXC-13"):
+                continue   # 19.1.1 Crete Box: once AXC-13 is in play
+            if name == "Sicily" and eng.state.scenario in ("fox-killed", "oconnors-war", "sonnenblume", "trail-of-the-fox"):
+                continue   # 24.0 b), 26.0 b): off-map areas not used
+            out.append(box(AXIS, name))
+    else:
+        for name in ALLIED_BOXES:
+            if name == "Malta" and (c.range == "L" or not offmap.malta_allied(eng)):
+                continue   # 19.1.2 Important; 23.2 AXC-16 g)
+            if name == "Malta" and eng.state.scenario in ("fox-killed", "oconnors-war", "sonnenblume"):
+                continue
+            if name == "Torch" and not (offmap.fna_in_play(eng) or events.played(eng, "ALC-21")):
+                continue   # 20.2.5
+            out.append(box(ALLIED, name))
+    return out
+
+
+def deployable(eng: Engine, side: str) -> list[str]:
+    """19.1: non-based air units in a holding box or the Available Next Turn Box (not arriving this GT)."""
+    st = eng.state
+    out = []
+    for u in sorted(st.units.values(), key=lambda x: x.id):
+        if u.side != side or not is_air(u.id) or u.flags.get("based"):
+            continue
+        if u.loc not in holding_boxes(side):
+            continue
+        if u.loc == box(side, AVAILABLE_NEXT) and int(u.flags.get("available_gt", 0)) > st.gt:
+            continue
+        out.append(u.id)
+    return out
+
+
+def normalise(eng: Engine) -> None:
+    """Bring air units placed by set-up data into the canonical boxes; return TRT units due this GT (19.3)."""
+    st = eng.state
+    for u in st.units.values():
+        if not is_air(u.id):
+            continue
+        if u.loc.startswith("track:TRT:"):
+            if int(u.loc.rsplit(":", 1)[1]) <= st.gt:
+                u.loc = box(u.side, AVAILABLE_NEXT)
+                u.flags = dict(u.flags) | {"available_gt": st.gt}
+            continue
+        new = canon_air_loc(u.side, u.loc)
+        if new != u.loc and new in holding_boxes(u.side):
+            u.loc = new
+
+
+@procedure("air_deploy")
+class AirDeploy(Procedure):
+    """4.1 II.1 (non-initiative player) / II.2 (initiative player): deploy air units (19.1)."""
+
+    def decide(self, eng: Engine, frame: Frame) -> Decision | None:
+        if frame.data.get("done"):
+            return None
+        normalise(eng)
+        side = other(eng.state.initiative) if frame.data["step"] == "II.1" else eng.state.initiative
+        seen: list[str] = frame.data.setdefault("seen", [])
+        todo = [u for u in deployable(eng, side) if u not in seen]
+        if not todo:
+            return Decision(side=side, kind="step", prompt="Air Superiority Phase: no (more) air units to deploy",
+                            rule=f"4.1 {frame.data['step']}; 19.1",
+                            options=(Option(action=Action(kind="done", side=side), label="Done"),))
+        uid = todo[0]
+        here = eng.state.units[uid].loc
+        opts = [Option(action=Action(kind="air_stay", side=side, args={"unit": uid}), label=f"{uid}: stay in {here}")]
+        opts += [Option(action=Action(kind="air_deploy", side=side, args={"unit": uid, "to": b}), label=f"{uid} to {b}")
+                 for b in legal_boxes(eng, uid) if b != here]
+        return Decision(side=side, kind="air_deploy", prompt=f"Deploy air unit {uid} ({len(todo)} to go)",
+                        rule=f"4.1 {frame.data['step']}; 19.1", options=tuple(opts),
+                        free_kinds=("done",), context={"unit": uid})
+
+    def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
+        side = other(eng.state.initiative) if frame.data["step"] == "II.1" else eng.state.initiative
+        if action.kind == "done":
+            frame.data["done"] = True
+            return
+        uid = str(action.args.get("unit", ""))
+        if uid not in deployable(eng, side):
+            raise IllegalAction(f"{uid} is not a non-based {side} air unit that can deploy now", "19.1")
+        if action.kind == "air_stay":
+            frame.data["seen"].append(uid)
+            return
+        if action.kind == "air_deploy":
+            to = str(action.args.get("to", ""))
+            if to not in legal_boxes(eng, uid):
+                raise IllegalAction(f"{uid} may not be deployed to {to} now", "19.1.1; 19.1.2")
+            eng.state.units[uid].loc = to
+            frame.data["seen"].append(uid)
+            eng.say(f"{side} deploys {uid} to {to} (19.1)")
+            return
+        super().apply(eng, frame, action)
+
+
+on_step("II.1", "air_deploy")
+on_step("II.2", "air_deploy")
+
+
+def superiority_count(eng: Engine, side: str) -> int:
+    """19.2: air units in all holding boxes except Available Next Turn; the Air Superiority Box counts double."""
+    if side == AXIS and eng.state.vars.get("malta_invasion_blackout") and eng.state.gt in eng.state.vars["malta_invasion_blackout"]:
+        return 0   # 23.2 AXC-16 e): no Axis air missions (R-AIR-C3)
+    n = 0
+    for u in eng.state.units.values():
+        name = holding_boxes(side).get(u.loc)
+        if u.side != side or not is_air(u.id) or name is None:
+            continue
+        if name == AVAILABLE_NEXT:
+            continue
+        n += 2 if name == "Superiority" else 1
+    return n
+
+
+@auto_step("II.3")
+def air_superiority(eng: Engine) -> None:
+    """4.1 II.3; 19.2: the side with the larger count has air superiority; the difference feeds the initiative DR."""
+    a, b = superiority_count(eng, AXIS), superiority_count(eng, ALLIED)
+    st = eng.state
+    if a == b:
+        st.air_superiority, st.air_superiority_margin = None, 0
+        eng.say(f"Air superiority: Axis {a}, Allied {b}: nobody has air superiority (19.2)")
+    else:
+        st.air_superiority = AXIS if a > b else ALLIED
+        st.air_superiority_margin = abs(a - b)
+        eng.say(f"Air superiority: Axis {a}, Allied {b}: {st.air_superiority} by {abs(a - b)} (19.2)")
+
+
+@auto_step("XVII.2")
+def flip_based(eng: Engine) -> None:
+    """4.1 XVII Important; 19.1: based air units (and in-port fleets) flip to their available side."""
+    for u in eng.state.units.values():
+        if u.flags.get("based") or u.flags.get("in_port"):
+            u.flags = {k: v for k, v in u.flags.items() if k not in ("based", "in_port")}
+
+
+def to_trt(eng: Engine, uid: str, gt: int, rule: str) -> None:
+    eng.state.units[uid].loc = f"track:TRT:{gt}"
+    eng.say(f"{uid} is placed on the Turn Record Track, GT {gt} ({rule})")
+
+
+def mission_damage(eng: Engine, uid: str, *, city_or_port: bool = False) -> str:
+    """19.3 Air and Naval Loss Table: 2d6, +1 if the opponent has air superiority, +1 in a city/port hex.
+    8 or less: based/in-port side up in its box; 9-10: TRT next GT; 11+: TRT in two GTs."""
+    u = eng.state.units[uid]
+    d = eng.roll(2, f"19.3 mission damage for {uid}")
+    mod = (1 if eng.state.air_superiority == other(u.side) else 0) + (1 if city_or_port else 0)
+    total = sum(d) + mod
+    if total <= 8:
+        u.flags = dict(u.flags) | ({"based": True} if is_air(uid) else {"in_port": True})
+        return "based"
+    later = 1 if total <= 10 else 2
+    to_trt(eng, uid, eng.state.gt + later, "19.3")
+    return f"trt+{later}"
+
+
+def bombard(eng: Engine, uid: str, target: str) -> bool:
+    """19.8: 1d6 per bombardment factor; the target is disrupted on 4-6; no modifiers."""
+    c = all_counters()[offmap.base_id(uid)]
+    if not air_mission_allowed(eng, eng.state.units[target].loc):
+        raise IllegalAction("Air operations may not be run in Ghibli-affected hexes", "21.2.1")
+    dice = eng.roll(max(1, c.bomb), f"19.8 bombardment by {uid}")
+    hit = any(d >= 4 for d in dice)
+    if hit:
+        eng.state.units[target].disrupted = True
+        eng.say(f"{target} is disrupted by bombardment (19.8)")
+    return hit
+
+
+#: 19.6 interdiction: +MP to enter the hex and its neighbours until the next enemy Movement Phase.
+#: The Air Interdiction Chart is not printed in the rules; +1 MP is reconstructed (R-AIR-INTERDICTION).
+INTERDICTION_MP = 1
+
+
+def interdict(eng: Engine, uid: str, hex_label: str) -> None:
+    if not air_mission_allowed(eng, hex_label):
+        raise IllegalAction("Air operations may not be run in Ghibli-affected hexes", "21.2.1")
+    u = eng.state.units[uid]
+    eng.state.vars.setdefault("interdiction", {})[hex_label] = {"side": u.side, "gt": eng.state.gt, "unit": uid}
+    eng.say(f"{uid} interdicts around {hex_label} (19.6)")
+
+
+def interdiction_cost(eng: Engine, hex_label: str, mover: str) -> int:
+    from core.hexgrid import Hex
+    total = 0
+    for h, rec in eng.state.vars.get("interdiction", {}).items():
+        if rec["side"] == mover:
+            continue
+        try:
+            if Hex.parse(h).distance(Hex.parse(hex_label)) <= 1:
+                total += INTERDICTION_MP
+        except Exception:  # noqa: BLE001
+            continue
+    return total
+
+
+def air_mission_allowed(eng: Engine, hex_label: str) -> bool:
+    """21.2.1: no air operations in Ghibli-affected hexes."""
+    from core.rules import weather
+    return not weather.ghibli_affects(eng, hex_label)
+
+
+def naval_strike(eng: Engine, attackers: list[str], *, port: bool = False, escorts: int = 0,
+                 malta_bonus: bool = False, sicily_bonus: bool = False) -> int:
+    """19.9.1: 1d6 per bombardment factor; +1 port box, +2 Malta with the Cyrenaica airfields Allied, +1 vs
+    Sicily shipping with 3+ Map T airfields Allied, -1 per escorting fleet; 5-6 hits."""
+    mod = (1 if port else 0) + (2 if malta_bonus else 0) + (1 if sicily_bonus else 0) - escorts
+    hits = 0
+    for uid in attackers:
+        c = all_counters()[offmap.base_id(uid)]
+        if c.kind == "air" and not c.naval:
+            raise IllegalAction(f"{uid} has no naval rating (N)", "19.9 Important")
+        for d in eng.roll(max(1, c.bomb), f"19.9.1 naval strike by {uid}"):
+            if d + mod >= 5:
+                hits += 1
+    return hits
+
+
+def ultra_selects_losses(eng: Engine) -> bool:
+    """19.9.1 Important: with Ultra in effect the Allied player rolls 1d6; 1-4: he selects all losses."""
+    u = eng.state.vars.get("ultra")
+    if not u or u.get("gt") != eng.state.gt or u.get("benefit") != "naval_losses":
+        return False
+    return eng.roll(1, "Ultra loss selection (19.9.1)")[0] <= 4
+
+
+QUERIES["air_superiority"] = lambda eng: {"Axis": superiority_count(eng, AXIS), "Allied": superiority_count(eng, ALLIED)}
+QUERIES["interdiction_cost"] = lambda eng, hex="", side=AXIS: interdiction_cost(eng, hex, side)
+QUERIES["air_mission_allowed"] = lambda eng, hex="": air_mission_allowed(eng, hex)

@@ -1,0 +1,177 @@
+"""22.0 Off-map areas: the NRV (22.1), MET tracks (22.2, see ``met.py``), Crete (22.3), Malta (22.4),
+Fall Braun (22.5), Sicily (22.6), French North Africa (22.7); plus the counter bookkeeping every
+strategic rule shares (bringing counters into play within the counter mix, 2.4; removing them by a rule).
+
+Box ids are ``box:<Name>`` for shared boxes and ``box:<Name>:<Side>`` for per-side boxes.  Scenario
+and card data may spell a box differently; :func:`canon_box` maps the usual spellings onto these ids.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.counters import all_counters, resolve
+from core.decisions import ALLIED, AXIS
+from core.engine import Engine, QUERIES
+from core.state import UnitState
+
+NRV = "box:NRV"                    # 22.1
+CAPE = "box:CapeRoute"             # 20.2.4
+TORCH = "box:Torch"                # 20.2.5
+TORCH_EAST = "box:TorchEast"       # 20.2.6
+ITALY = "box:Italy"                # 7.2
+SICILY = "box:Sicily"              # 22.6
+CRETE = "box:Crete"                # 22.3
+MALTA = "box:Malta"                # 22.4
+FALL_BRAUN = "box:FallBraun"       # 22.5
+HERKULES = "box:Herkules"          # AXC-16
+FNA_BOXES = ("box:FNA:Casablanca", "box:FNA:Meknes", "box:FNA:Fez", "box:FNA:Marrakech",
+             "box:FNA:Oran", "box:FNA:Orleansville", "box:FNA:Rabat")  # 22.7 (seven boxes)
+REMOVED = "removed"                # permanently out of play, by a rule (flags["removed_by"])
+
+
+def destroyed(side: str) -> str:
+    return f"box:Destroyed:{side}"
+
+
+def refit(side: str) -> str:
+    return f"box:Refit:{side}"
+
+
+def available(side: str) -> str:
+    """7.1: reinforcements made available and not yet deployed wait here (or on their card)."""
+    return f"box:Available:{side}"
+
+
+_ALIASES = {
+    "nrv": NRV, "nile": NRV, "nilerivervalley": NRV, "caperoute": CAPE, "cape": CAPE, "torch": TORCH,
+    "torcheast": TORCH_EAST, "italy": ITALY, "sicily": SICILY, "crete": CRETE, "malta": MALTA,
+    "fallbraun": FALL_BRAUN, "herkules": HERKULES,
+}
+
+
+def canon_box(loc: str) -> str:
+    """Map spelling variants of the shared boxes onto the canonical ids (``box:nile river valley`` -> ``box:NRV``)."""
+    if not loc.startswith("box:"):
+        return loc
+    parts = loc.split(":")
+    key = "".join(ch for ch in parts[1].lower() if ch.isalnum())
+    if key in _ALIASES and len(parts) == 2:
+        return _ALIASES[key]
+    return loc
+
+
+def is_offmap(loc: str) -> bool:
+    return loc.startswith(("box:", "card:", "track:"))
+
+
+def base_id(uid: str) -> str:
+    return uid.split("#")[0]
+
+
+def in_play(u: UnitState) -> bool:
+    return u.loc not in (REMOVED, "setup") and not u.loc.startswith(("box:Destroyed", "box:Available", "card:"))
+
+
+# --------------------------------------------------------------------------- counters in and out of play
+
+
+def mix_in_use(eng: Engine, cid: str) -> int:
+    return sum(1 for u in eng.state.units.values() if base_id(u.id) == cid and u.loc != REMOVED)
+
+
+def mix_limit(cid: str) -> int:
+    c = all_counters().get(cid)
+    return c.mix if c else 0
+
+
+def add_counter(eng: Engine, cid: str, loc: str, rule: str, *, depleted: bool = False,
+                flags: dict[str, Any] | None = None) -> str | None:
+    """Bring a counter into play at ``loc`` (7.0); None when the counter mix is exhausted (2.4) or the
+    unique counter is already in play (R-REINF-UNIQUE)."""
+    real = resolve(cid) or cid
+    c = all_counters().get(real)
+    if c is None:
+        eng.say(f"{cid}: no such counter in resources/counters/; not placed ({rule})")
+        return None
+    st = eng.state
+    generic = c.mix > 0 or c.kind in ("supply", "marker")
+    if generic:
+        if c.mix and mix_in_use(eng, real) >= c.mix:
+            eng.say(f"{c.name}: all {c.mix} counters of the mix are in use; none placed (2.4; {rule})")
+            return None
+        n = 1
+        while f"{real}#{n}" in st.units or (n == 1 and real in st.units):
+            n += 1
+        uid = f"{real}#{n}"
+    else:
+        uid = real
+        if uid in st.units:
+            u = st.units[uid]
+            if u.loc in (REMOVED,) or u.loc.startswith(("card:", "box:Available")):
+                pass
+            else:
+                eng.say(f"{c.name} is already in play ({u.loc}); it does not arrive again ({rule})")
+                return None
+    steps = 1 if depleted else c.steps
+    st.units[uid] = UnitState(id=uid, side=c.side if c.side in (AXIS, ALLIED) else _side_of_generic(real),
+                              loc=loc, steps=steps, flags=dict(flags or {}) | {"arrived_by": rule})
+    return uid
+
+
+def _side_of_generic(cid: str) -> str:
+    return AXIS if cid.startswith(("AX-", "GE-", "IT-", "VF-")) else ALLIED
+
+
+def remove_unit(eng: Engine, uid: str, rule: str, reason: str) -> None:
+    """Take a counter out of the game by a rule that says so (withdrawals 7.4, cards)."""
+    u = eng.state.units[uid]
+    u.flags = dict(u.flags) | {"removed_by": rule, "removed_gt": eng.state.gt, "removed_from": u.loc}
+    u.loc = REMOVED
+    eng.say(f"{uid} is removed from play: {reason} ({rule})")
+
+
+def destroy_unit(eng: Engine, uid: str, rule: str) -> None:
+    u = eng.state.units[uid]
+    u.loc = destroyed(u.side)
+    eng.say(f"{uid} is placed in the Destroyed Box ({rule})")
+
+
+# --------------------------------------------------------------------------- 22.1 NRV, 22.4 Malta, 22.3 Crete
+
+
+def nrv_port_capacity(eng: Engine) -> int:
+    """22.1: eight standard boxes; four while MET Levant is in crisis (ALC-5)."""
+    tracks = eng.state.vars.get("met", {})
+    lev = tracks.get("Levant")
+    return 4 if lev and lev.get("crisis") else 8
+
+
+def malta_allied(eng: Engine) -> bool:
+    """22.4: Malta is Allied controlled until a successful invasion (AXC-16)."""
+    return eng.state.vars.get("malta", "Allied") == ALLIED
+
+
+def crete_in_play(eng: Engine) -> bool:
+    """22.3: Crete is out of play until the MET Greece track is deactivated."""
+    return bool(eng.state.vars.get("crete_axis"))
+
+
+def fna_in_play(eng: Engine) -> bool:
+    """22.7: FNA and Algeria/Tunisia are out of play until ALC-23 is played."""
+    return eng.state.cards.get("ALC-23", {}).get("status") in ("in_play", "discarded") or bool(
+        eng.state.vars.get("fna_in_play"))
+
+
+def nrv_exit_blocked(eng: Engine, uid: str) -> str | None:
+    """AXC-15 c): during the Egyptian Revolt no CW combat or supply unit may exit the NRV Box."""
+    rev = eng.state.vars.get("egyptian_revolt")
+    if rev and eng.state.gt <= rev["until_gt"]:
+        return "No Commonwealth unit may exit the NRV Box during the Egyptian Revolt (23.2 AXC-15 c)"
+    return None
+
+
+QUERIES["nrv_port_capacity"] = lambda eng: nrv_port_capacity(eng)
+QUERIES["malta_allied"] = lambda eng: malta_allied(eng)
+QUERIES["nrv_exit_blocked"] = lambda eng, unit="": nrv_exit_blocked(eng, unit)
+QUERIES["fna_in_play"] = lambda eng: fna_in_play(eng)

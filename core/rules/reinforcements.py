@@ -1,0 +1,515 @@
+"""7.0 Reinforcements, 7.4 withdrawals, 8.5 training; the scenarios' reinforcement schedules (24.0-33.0).
+
+* Arrivals are scheduled in ``state.vars["reinf"]`` (by cards, 5.0 T+n, and scenario schedules) and become
+  counters at the start of the Reinforcement Phase of their GT (III.1): air and naval units go to the
+  Available Next Turn Box (7.1), the others wait in ``box:Available:<side>`` (7.1 "held off-map
+  indefinitely") until their owner deploys them to an arrival point (7.2, 7.3) - one decision per unit:
+  an arrival point, or *hold*.
+* Dice-dependent arrivals (26.2 / 27.2 GT 12-14 rolls and morale checks) are rolled at III.1.
+* 27.1: at most 14 shipping steps arrive at C0701 per GT (MSU and dumps 2 steps, RP 1).
+* Withdrawals (7.4; 24.2, 25.2, ALC-26): due units in the NRV (or anywhere, if the Axis player allows,
+  7.4 Important) are removed by the Allied player in III.1; failure is checked by ``victory_rules``.
+* Training (8.5): IV.10 moves units down the Training Track and places them on leaving box 1.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from core.counters import all_counters, resolve
+from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option
+from core.engine import QUERIES, Engine, Procedure, auto_step, on_step, procedure
+from core.hexgrid import Hex, HexLabelError, maps
+from core.state import Frame
+from core.rules import offmap
+
+RULE = "7.0"
+
+
+def _hex(label: str) -> str:
+    try:
+        return Hex.parse(label).label
+    except HexLabelError:
+        return label
+
+
+# --------------------------------------------------------------------------- scenario schedules (rules text)
+
+def _items(gt: int | str, side: str, units: list[str], to: str, rule: str, **kw: Any) -> list[dict]:
+    out = []
+    for u in units:
+        n = 1
+        dep = False
+        if "*" in u:
+            n_s, _, u = u.partition("*")
+            n = int(n_s)
+        if u.endswith("(d)"):
+            dep, u = True, u[:-3]
+        for _ in range(n):
+            out.append({"gt": gt, "side": side, "unit": u, "to": to, "rule": rule, "depleted": dep} | kw)
+    return out
+
+
+def _fox_killed(rule: str) -> list[dict]:
+    s: list[dict] = []
+    s += _items("each", AXIS, ["2*AX-Dump", "IT-RP"], "C0701", rule + " Axis Reinforcements")
+    s += _items(6, AXIS, ["IT-61Sirte"], "C0701", rule)
+    s += _items(7, AXIS, ["IT-60Sabratha", "IT-10Ber"], "C0701", rule)
+    s += _items("each", ALLIED, ["4*AL-MSU", "UK-RP"], offmap.NRV, rule + " Allied Reinforcements")
+    s += _items(7, ALLIED, ["AU-16AusBG", "AU-17AusBG", "AU-19AusBG", "AU-6AusCav"], offmap.NRV, rule)
+    s += _items(8, ALLIED, ["AU-20AusBG", "IN-3Ind", "NZ-6NZBG"], offmap.NRV, rule)
+    s += _items(9, ALLIED, ["UK-3LtArm(d)", "UK-2SG(d)", "UK-KDG", "AU-24AusBG", "AU-26AusBG"], offmap.NRV, rule)
+    return s
+
+
+def _sonnenblume(rule: str, desert_fox: bool) -> list[dict]:
+    s: list[dict] = []
+    gt11 = ["IT-17Pavia", "IT-25Bologna", "IT-55Savona", "IT-102TrnAP"] + (["IT-ISahara", "IT-IISahara"] if desert_fox else [])
+    s += _items(11, AXIS, gt11, "C0701", rule + " GT 11", free_shipping=True)
+    s += _items(12, AXIS, ["IT-Libya"], "box:AirNA:Axis", rule + " GT 12")
+    if desert_fox:
+        s += _items(12, AXIS, ["IT-7Ber", "IT-RaggXXI", "IT-31Gaust"], "C0701", rule + " GT 12")
+    s += _items(12, ALLIED, ["IN-7IndBG", "IN-11IndBG", "IN-CIH", "SA-1SABG", "SA-2SABG", "SA-5SABG", "SA-3SARec"],
+                offmap.NRV, "26.2 GT12", roll={"low": 12, "high": 13})
+    s += _items(13, ALLIED, ["UK-201Group"], "box:AirNA:Allied", "26.2 GT13")
+    s += _items(13, ALLIED, ["UK-1LtArm", "UK-14BG", "NZ-4NZBG", "NZ-5NZBG", "NZ-6NZBG", "NZ-2NZCav"], offmap.NRV,
+                "26.2 GT13", morale_check=14)
+    s += _items(14, ALLIED, ["UK-16BG", "UK-23BG", "IN-5IndBG", "UK-Royals"], offmap.NRV, "26.2 GT14",
+                roll={"low": 14, "high": 15})
+    return s
+
+
+def _trail(rule: str, tunisia: bool) -> list[dict]:
+    s: list[dict] = []
+    s += _items(31, AXIS, ["GE-Ramcke(d)", "GE-Kasta", "GE-605PzJg", "2*AX-MSU"], "S0734", "30.1 GT-31 Phase 12")
+    groups = [
+        (5, ["GE-8PzL", "GE-115", "GE-33Aufkl", "GE-33Art", "GE-33PzJg", "GE-KG15Pz", "GE-KGMenny"]),
+        (4, ["GE-5PzL", "GE-104", "GE-3Aufkl", "GE-155Art", "GE-39PzJg", "GE-KG21Pz"]),
+        (4, ["GE-155", "GE-200", "GE-Afrika", "GE-580Aufkl", "GE-190Art", "GE-KG90Lt"]),
+        (3, ["GE-125", "GE-382", "GE-433", "GE-164Aufkl"]),
+        (3, ["IT-7Ber", "IT-9Ber", "IT-8BerAuto"]),
+        (3, ["IT-132Ariete", "IT-8Ber", "IT-Nizza", "IT-132Cel", "IT-551552"]),
+        (2, ["IT-133Littorio", "IT-12Ber", "IT-Novara", "IT-3Cel", "IT-554556"]),
+        (3, ["IT-136GGFF", "IT-RaggXXI", "IT-RECAM"]),
+    ]
+    for i, (steps, units) in enumerate(groups, 1):
+        s += _items(31, AXIS, units, "S0734", f"30.1 Group {i}", group=i, group_steps=steps)
+    for gt in (32, 33):
+        s += _items(gt, AXIS, ["2*AX-Dump", "IT-RP", "GE-RP"], "L2817", f"30.1 GT {gt}")
+    phase = "31.2" if tunisia else "30.2"
+    s += _items("each", ALLIED, ["3*AL-Dump", "UK-RP"], "S0734", "30.2 Each GT")
+    s += _items(31, ALLIED, ["UK-30Corps", "UK-B", "UK-H", "UK-78SG", "UK-11Huss", "UK-152", "UK-153", "UK-154",
+                             "UK-51Spt", "UK-51Recce", "UK-E", "NZ-5NZ", "NZ-6NZ", "NZ-NZSpt", "NZ-2NZCav",
+                             "3*AL-MSU", "3*AL-Dump"], "east:S", phase + " GT 31")
+    s += _items(31, ALLIED, ["FF-LeClerc"], "box:Oasis:any", "30.2 GT 31 or after")
+    s += _items(32, ALLIED, ["UK-204Group", "UK-212Group"], "box:AirNA:Allied", "30.2 GT 32")
+    s += _items(32, ALLIED, ["UK-10Corps", "UK-A", "UK-7Motor", "UK-1SG", "UK-12Lanc", "UK-69", "UK-151", "GR-1Greek",
+                             "UK-50Spt", "UK-50Recce", "IN-4Ind", "IN-5Ind", "IN-7Ind", "IN-161Ind", "IN-CIH",
+                             "IN-4IndSpt"], "east:S", "30.2 GT 32")
+    s += _items(33, ALLIED, ["UK-202Group", "UK-205Group"], "box:AirNA:Allied", "30.2 GT 33")
+    s += _items(33, ALLIED, ["UK-Eighth", "UK-201Gds", "UK-8Arm", "UK-23Arm", "UK-1Tank", "FF-1FF(d)", "FF-2FF(d)",
+                             "FF-Remy(d)"], "east:S", "30.2 GT 33")
+    if tunisia:
+        s += _items(34, ALLIED, ["UK-167", "UK-168", "UK-169", "UK-56Spt"], "S0734", "31.2 GT 34")
+    return s
+
+
+def _run_for_tunis(rule: str) -> list[dict]:
+    s = _items("each", AXIS, ["AX-Dump"], offmap.SICILY, "29.1 Each GT")
+    s += _items("each", AXIS, ["2*AX-ATP"], "box:Available:Axis", "29.1 Each GT")
+    return s
+
+
+SCHEDULES: dict[str, Any] = {
+    "fox-killed": lambda: _fox_killed("24.1/24.2"),
+    "oconnors-war": lambda: _fox_killed("25.0 (24.1/25.2)"),
+    "sonnenblume": lambda: _sonnenblume("26.1", False),
+    "desert-fox": lambda: _sonnenblume("27.1", True),
+    "rommels-war": lambda: _sonnenblume("27.1 via 32.0", True),
+    "run-for-tunis": lambda: _run_for_tunis("29.1"),
+    "trail-of-the-fox": lambda: _trail("30.1", False),
+    "tunisian-campaign": lambda: _run_for_tunis("29.1") + _trail("30.1", True),
+}
+
+WITHDRAWALS: dict[str, list[dict]] = {
+    sid: [{"gt": 8, "units": ["IN-5IndBG", "IN-7IndBG", "IN-11IndBG", "IN-CIH"], "rule": f"{sec} Allied Withdrawals"},
+          {"gt": 9, "units": ["NZ-4NZBG", "NZ-6NZBG", "AU-16AusBG", "AU-17AusBG", "AU-19AusBG", "AU-6AusCav"],
+           "rule": f"{sec} Allied Withdrawals"}]
+    for sid, sec in (("fox-killed", "24.2"), ("oconnors-war", "25.2"))
+}
+
+#: Arrival points (7.2, 7.3) per scenario and side; "east:S" = any hex on the east edge of Map S (30.2).
+ARRIVAL: dict[str, dict[str, list[str]]] = {
+    "fox-killed": {AXIS: ["C0701"], ALLIED: [offmap.NRV]},
+    "oconnors-war": {AXIS: ["C0701"], ALLIED: [offmap.NRV]},
+    "sonnenblume": {AXIS: ["C0701"], ALLIED: [offmap.NRV]},
+    "desert-fox": {AXIS: ["C0701"], ALLIED: [offmap.NRV, offmap.CAPE]},
+    "desert-war": {AXIS: [offmap.ITALY], ALLIED: [offmap.NRV, offmap.CAPE]},
+    "run-for-tunis": {AXIS: [offmap.SICILY, offmap.ITALY], ALLIED: [offmap.TORCH]},
+    "trail-of-the-fox": {AXIS: ["S0734"], ALLIED: ["east:S"]},
+    "tunisian-campaign": {AXIS: ["S0734", offmap.SICILY], ALLIED: [offmap.TORCH, "east:S"]},
+    "rommels-war": {AXIS: ["C0701", offmap.ITALY], ALLIED: [offmap.NRV, offmap.CAPE, offmap.TORCH]},
+    "north-african-campaign": {AXIS: [offmap.ITALY], ALLIED: [offmap.NRV, offmap.CAPE, offmap.TORCH]},
+}
+
+SHIPPING_LIMIT = {"desert-fox": 14, "rommels-war": 14}   # 27.1 a)
+
+
+def east_edge(letter: str) -> list[str]:
+    sheet = maps()[letter]
+    col = sheet.cols[1]
+    out = []
+    for r in range(sheet.rows[0], sheet.rows[1] + 1):
+        try:
+            out.append(Hex.parse(f"{letter}{r:02d}{col:02d}").label)
+        except HexLabelError:
+            continue
+    return out
+
+
+def arrival_points(eng: Engine, side: str, item_to: str = "") -> list[str]:
+    pts = list(ARRIVAL.get(eng.state.scenario, {}).get(side, [offmap.NRV if side == ALLIED else offmap.ITALY]))
+    if item_to and item_to not in pts:
+        pts.insert(0, item_to)
+    out: list[str] = []
+    for p in pts:
+        if p.startswith("east:"):
+            out += [h for h in east_edge(p[5:]) if h not in out]
+        elif p.startswith("box:"):
+            out.append(offmap.canon_box(p))
+        else:
+            out.append(_hex(p))
+    if side == ALLIED and eng.state.vars.get("fna_in_play") and offmap.TORCH_EAST not in out and offmap.TORCH in out:
+        out.append(offmap.TORCH_EAST)   # 7.3: Torch units may be moved to the Torch East Box
+    return list(dict.fromkeys(out))
+
+
+# --------------------------------------------------------------------------- scheduling
+
+
+def ensure_schedule(eng: Engine) -> None:
+    st = eng.state
+    if st.vars.get("reinf_init"):
+        return
+    st.vars["reinf_init"] = True
+    fn = SCHEDULES.get(st.scenario)
+    sched = fn() if fn else []
+    st.vars["reinf_each"] = [i for i in sched if i["gt"] == "each"]
+    for i in sched:
+        if i["gt"] != "each":
+            st.vars.setdefault("reinf", []).append(i)
+    st.vars.setdefault("withdrawals", [])
+    st.vars["withdrawals"] += [dict(w) for w in WITHDRAWALS.get(st.scenario, [])]
+    # arrivals due before the scenario's first Reinforcement Phase (scenarios starting after Phase III)
+    if st.phase > 3:
+        _place_start_arrivals(eng)
+
+
+def _place_start_arrivals(eng: Engine) -> None:
+    """Items for the start GT of a scenario that begins after Phase III are placed at once (30.1 GT-31 Phase 12)."""
+    st = eng.state
+    due = [i for i in st.vars.get("reinf", []) if i["gt"] == st.gt]
+    st.vars["reinf"] = [i for i in st.vars.get("reinf", []) if i["gt"] != st.gt]
+    groups: dict[int, int] = {}
+    for i in due:
+        loc = arrival_points(eng, i["side"], i.get("to", ""))[0]
+        if "group" in i:   # 30.1: units equal to the steps listed arrive, the rest go to the Refit Box (R-REINF-GROUPS)
+            cnt = all_counters().get(resolve(i["unit"]) or i["unit"])
+            steps = cnt.steps if cnt else 1
+            used = groups.get(i["group"], 0)
+            if used + steps > i["group_steps"]:
+                loc = offmap.refit(i["side"])
+            else:
+                groups[i["group"]] = used + steps
+        offmap.add_counter(eng, i["unit"], loc, i["rule"], depleted=i.get("depleted", False))
+
+
+def schedule_arrival(eng: Engine, unit: str, gt: int, rule: str, *, to: str = "", depleted: bool = False,
+                     side: str | None = None) -> None:
+    """7.1: a unit made available arrives on the GT indicated, or on the GT the card is played if passed."""
+    st = eng.state
+    cnt = all_counters().get(resolve(unit) or unit)
+    if side is None:
+        side = cnt.side if cnt and cnt.side in (AXIS, ALLIED) else offmap._side_of_generic(unit)
+    gt = max(gt, st.gt)
+    # 27.1: from GT 13 Axis card units reach C0701 one GT later (foot units two)
+    if st.scenario in ("desert-fox", "rommels-war") and side == AXIS and gt >= 13 and rule.startswith("23.2"):
+        gt += 2 if (cnt and cnt.move_class == "foot") else 1
+    st.vars.setdefault("reinf", []).append({"gt": gt, "side": side, "unit": unit, "to": to, "rule": rule,
+                                            "depleted": depleted})
+
+
+def _is(uid: str, *kinds: str) -> bool:
+    c = all_counters().get(offmap.base_id(uid))
+    return bool(c and c.kind in kinds)
+
+
+def _morale_check(eng: Engine, uid: str, why: str) -> bool:
+    """8.1: 1d6 + morale; 6 or less passes; a natural 6 always fails."""
+    c = all_counters()[offmap.base_id(uid)]
+    d = eng.roll(1, f"{why}: morale check for {uid}")[0]
+    return d != 6 and d + c.morale <= 6
+
+
+def materialize(eng: Engine) -> None:
+    """III.1 start: due arrivals become counters (7.1); dice-dependent arrivals are rolled (26.2, 27.2)."""
+    st = eng.state
+    ensure_schedule(eng)
+    for i in st.vars.get("reinf_each", []):
+        st.vars.setdefault("reinf", []).append(i | {"gt": st.gt})
+    keep = []
+    for i in st.vars.get("reinf", []):
+        if i["gt"] > st.gt:
+            keep.append(i)
+            continue
+        if "roll" in i:
+            d = eng.roll(1, f"{i['rule']}: arrival of {i['unit']}")[0]
+            when = i["roll"]["low"] if d <= 3 else i["roll"]["high"]
+            nxt = {k: v for k, v in i.items() if k != "roll"} | {"gt": when}
+            if when > st.gt:
+                keep.append(nxt)
+                continue
+            i = nxt
+        if "morale_check" in i:
+            cid = resolve(i["unit"]) or i["unit"]
+            if cid in all_counters() and not _morale_check(eng, cid, i["rule"]):
+                keep.append({k: v for k, v in i.items() if k != "morale_check"} | {"gt": i["morale_check"], "depleted": True})
+                eng.say(f"{i['unit']} fails its morale check: depleted, arrives GT {i['morale_check']} ({i['rule']})")
+                continue
+        _arrive(eng, i)
+    st.vars["reinf"] = keep
+
+
+def _arrive(eng: Engine, i: dict) -> None:
+    side = i["side"]
+    unit = resolve(i["unit"]) or i["unit"]
+    to = offmap.canon_box(i.get("to") or "")
+    if _is(unit, "air", "fleet"):
+        # 7.1: air and naval units go to the Available Next Turn Box
+        from core.rules import air
+        uid = offmap.add_counter(eng, unit, air.box(side, "AvailableNext"), i["rule"], depleted=i.get("depleted", False))
+        if uid:
+            eng.state.units[uid].flags = dict(eng.state.units[uid].flags) | {"available_gt": eng.state.gt + 1}
+        return
+    # debts of 24.2 b): arriving refit points are forfeited until paid
+    if offmap.base_id(unit).endswith("-RP") and side == ALLIED and eng.state.vars.get("rp_debt", 0) > 0:
+        eng.state.vars["rp_debt"] -= 1
+        eng.say(f"An arriving Allied refit point is forfeited for an eliminated withdrawal unit (24.2 b)")
+        return
+    fixed = to in (offmap.CRETE, offmap.HERKULES, offmap.FALL_BRAUN, offmap.SICILY) or to.startswith("box:Available")
+    loc = to if fixed else offmap.available(side)
+    uid = offmap.add_counter(eng, unit, loc, i["rule"], depleted=i.get("depleted", False))
+    if uid and not fixed:
+        eng.state.units[uid].flags = dict(eng.state.units[uid].flags) | {"arrive_to": to}
+        cnt = all_counters()[offmap.base_id(uid)]
+        if cnt.requires_training and i.get("training_box"):
+            eng.state.units[uid].training_box = int(i["training_box"])
+
+
+def shipping_steps(uid: str, steps: int) -> int:
+    """27.1 a)-b): combat steps; MSU and dumps count as two steps, RP as one."""
+    c = all_counters()[offmap.base_id(uid)]
+    if c.kind == "supply" and c.unit_type in ("msu", "dump"):
+        return 2
+    if offmap.base_id(uid).endswith("-RP"):
+        return 1
+    return steps
+
+
+# --------------------------------------------------------------------------- III.1 procedure
+
+
+def waiting(eng: Engine, side: str) -> list[str]:
+    return sorted(u.id for u in eng.state.units.values() if u.side == side and u.loc == offmap.available(side)
+                  and not u.flags.get("held_gt") == eng.state.gt)
+
+
+def due_withdrawals(eng: Engine) -> list[str]:
+    st = eng.state
+    out = []
+    for w in st.vars.get("withdrawals", []):
+        if w["gt"] > st.gt:
+            continue
+        units = list(w.get("units", []))
+        for nat in w.get("nationalities", []):
+            units += [u.id for u in st.units.values() if offmap.base_id(u.id).startswith(nat + "-")
+                      and _is(u.id, "combat")]
+        for uid in units:
+            u = st.units.get(uid)
+            if u and u.loc not in (offmap.REMOVED,) and not u.loc.startswith("box:Destroyed") and uid not in out:
+                out.append(uid)
+    return out
+
+
+def _withdrawable(eng: Engine, uid: str) -> bool:
+    u = eng.state.units[uid]
+    if u.loc == offmap.NRV or u.loc.startswith(("box:Available", "box:Refit", "track:")):
+        return True
+    return bool(eng.state.vars.get("axis_allows_withdrawal_gt") == eng.state.gt) and not offmap.is_offmap(u.loc)
+
+
+@procedure("reinforcement_phase")
+class ReinforcementPhase(Procedure):
+    """4.1 III.1: determine available units and deploy them to shipping boxes or points of arrival (7.0)."""
+
+    def decide(self, eng: Engine, frame: Frame) -> Decision | None:
+        st = eng.state
+        if not frame.data.get("materialized"):
+            frame.data["materialized"] = True
+            materialize(eng)
+        done: list[str] = frame.data.setdefault("done", [])
+        for side in (AXIS, ALLIED):
+            if side in done:
+                continue
+            if side == AXIS and not frame.data.get("asked_leave"):
+                on_map = [w for w in due_withdrawals(eng) if not offmap.is_offmap(st.units[w].loc)]
+                if on_map:
+                    return Decision(side=AXIS, kind="allow_withdrawal",
+                                    prompt=f"Allow the Allied withdrawals on the map ({', '.join(on_map)}) to be removed "
+                                           "without moving to a map edge?", rule="7.4 Important",
+                                    options=(Option(action=Action(kind="allow_withdrawal", side=AXIS, args={"allow": False}), label="No"),
+                                             Option(action=Action(kind="allow_withdrawal", side=AXIS, args={"allow": True}), label="Yes")))
+            if side == ALLIED and not frame.data.get("wd_done"):
+                wd = [w for w in due_withdrawals(eng) if _withdrawable(eng, w)]
+                if wd:
+                    opts = [Option(action=Action(kind="done", side=ALLIED, args={"withdrawals": True}),
+                                   label="Withdraw no more now")]
+                    opts += [Option(action=Action(kind="withdraw", side=ALLIED, args={"unit": w}), label=f"Withdraw {w}")
+                             for w in wd]
+                    return Decision(side=ALLIED, kind="withdraw", prompt="Withdraw the units due (7.4)",
+                                    rule="7.4; " + ", ".join(sorted({w['rule'] for w in st.vars.get('withdrawals', [])})),
+                                    options=tuple(opts))
+            todo = waiting(eng, side)
+            if todo:
+                uid = todo[0]
+                pts = self.points(eng, side, uid)
+                opts = [Option(action=Action(kind="hold", side=side, args={"unit": uid}), label=f"Hold {uid} off-map (7.1)")]
+                opts += [Option(action=Action(kind="deploy", side=side, args={"unit": uid, "to": p}), label=f"{uid} to {p}")
+                         for p in pts]
+                return Decision(side=side, kind="reinforce", prompt=f"Deploy {uid} ({len(todo)} waiting)",
+                                rule="4.1 III.1; 7.1-7.3", options=tuple(opts),
+                                context={"unit": uid, "points": pts})
+            return Decision(side=side, kind="step", prompt="Reinforcement Phase: done", rule="4.1 III.1; 7.0",
+                            options=(Option(action=Action(kind="done", side=side), label=f"{side}: done"),))
+        return None
+
+    def points(self, eng: Engine, side: str, uid: str) -> list[str]:
+        u = eng.state.units[uid]
+        pts = arrival_points(eng, side, u.flags.get("arrive_to", ""))
+        limit = SHIPPING_LIMIT.get(eng.state.scenario)
+        if limit and side == AXIS and not u.flags.get("free_shipping"):
+            used = int(eng.state.vars.get("shipping_used", {}).get(str(eng.state.gt), 0))
+            if used + shipping_steps(uid, u.steps) > limit:
+                pts = [p for p in pts if p != _hex("C0701")]
+        if offmap.nrv_exit_blocked(eng, uid) and side == ALLIED and all_counters()[offmap.base_id(uid)].kind == "supply":
+            pts = [p for p in pts if p != offmap.NRV]   # AXC-15 c) 2)
+        return pts
+
+    def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
+        st = eng.state
+        side = action.side
+        if action.kind == "allow_withdrawal":
+            frame.data["asked_leave"] = True
+            if action.args.get("allow"):
+                st.vars["axis_allows_withdrawal_gt"] = st.gt
+                eng.say("The Axis player allows the Allied withdrawals to leave the map directly (7.4 Important)")
+            return
+        if action.kind == "withdraw":
+            uid = str(action.args.get("unit"))
+            if uid not in due_withdrawals(eng) or not _withdrawable(eng, uid):
+                raise IllegalAction(f"{uid} is not a unit due for withdrawal that can leave now", "7.4")
+            offmap.remove_unit(eng, uid, "7.4 withdrawal", "withdrawn from the theatre")
+            st.units[uid].flags["withdrawn"] = True
+            return
+        if action.kind == "done":
+            if action.args.get("withdrawals"):
+                frame.data["wd_done"] = True
+                return
+            if side == AXIS and not frame.data.get("asked_leave") and [
+                    w for w in due_withdrawals(eng) if not offmap.is_offmap(st.units[w].loc)]:
+                raise IllegalAction("First answer whether the withdrawals may leave the map directly", "7.4 Important")
+            frame.data.setdefault("done", []).append(side)
+            return
+        uid = str(action.args.get("unit", ""))
+        if uid not in waiting(eng, side):
+            raise IllegalAction(f"{uid} is not a {side} reinforcement waiting to arrive", "7.1")
+        if action.kind == "hold":
+            st.units[uid].flags = dict(st.units[uid].flags) | {"held_gt": st.gt}
+            eng.say(f"{side} holds {uid} off-map (7.1)")
+            return
+        if action.kind == "deploy":
+            to = str(action.args.get("to", ""))
+            if to not in self.points(eng, side, uid):
+                raise IllegalAction(f"{to} is not an arrival point for {uid} now", "7.2; 7.3; 27.1")
+            u = st.units[uid]
+            u.loc = to
+            if SHIPPING_LIMIT.get(st.scenario) and side == AXIS and to == _hex("C0701") and not u.flags.get("free_shipping"):
+                su = st.vars.setdefault("shipping_used", {})
+                su[str(st.gt)] = int(su.get(str(st.gt), 0)) + shipping_steps(uid, u.steps)
+            flags = {k: v for k, v in u.flags.items() if k not in ("arrive_to", "held_gt")}
+            u.flags = flags
+            eng.say(f"{side} deploys {uid} to {to} (7.0)")
+            return
+        super().apply(eng, frame, action)
+
+
+on_step("III.1", "reinforcement_phase")
+
+
+# --------------------------------------------------------------------------- IV.10 training (8.5)
+
+
+@procedure("training")
+class Training(Procedure):
+    """4.1 IV.10; 8.5.1: each Allocation Phase a training unit moves one box down; from box 1 it is placed."""
+
+    def decide(self, eng: Engine, frame: Frame) -> Decision | None:
+        if not frame.data.get("ran"):
+            frame.data["ran"] = True
+            self.advance(eng)
+        done = frame.data.setdefault("done", [])
+        waiting_sides = [s for s in (AXIS, ALLIED) if s not in done]
+        if not waiting_sides:
+            return None
+        return Decision(side="either" if len(waiting_sides) == 2 else waiting_sides[0], kind="step",
+                        prompt="Conduct training operations (8.5)", rule="4.1 IV.10; 8.5",
+                        options=tuple(Option(action=Action(kind="done", side=s), label=f"{s}: done") for s in waiting_sides))
+
+    def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
+        if action.kind != "done":
+            raise IllegalAction(f"{action.kind} is not a training action", "8.5")
+        frame.data.setdefault("done", []).append(action.side)
+
+    def advance(self, eng: Engine) -> None:
+        st = eng.state
+        for u in sorted(st.units.values(), key=lambda x: x.id):
+            if u.training_box <= 0:
+                continue
+            if u.training_box == 1:
+                u.training_box = 0
+                u.untrained = False
+                u.loc = offmap.NRV if u.side == ALLIED else primary_base(eng)
+                eng.say(f"{u.id} completes its desert training and is placed in {u.loc} (8.5.1)")
+            else:
+                u.training_box -= 1
+
+
+def primary_base(eng: Engine) -> str:
+    """12.2.4: the Axis primary base (scenario arrival point if none is marked)."""
+    pb = eng.state.vars.get("axis_primary_base")
+    if pb:
+        return pb
+    return arrival_points(eng, AXIS)[0]
+
+
+def untrained_reentry_box(side: str, die: int) -> int:
+    """8.5.2 3): Allied units divide the die by three, Axis units by two (round up)."""
+    return math.ceil(die / 3) if side == ALLIED else math.ceil(die / 2)
+
+
+on_step("IV.10", "training")
+
+QUERIES["reinforcements_waiting"] = lambda eng, side=AXIS: waiting(eng, side)
+QUERIES["arrival_points"] = lambda eng, side=AXIS: arrival_points(eng, side)
+QUERIES["due_withdrawals"] = lambda eng: due_withdrawals(eng)
