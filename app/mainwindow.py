@@ -52,7 +52,7 @@ OVERLAYS = [
     ("zoc", "Zones of control", "Enemy zones of control (11.0)"),
     ("supply_overlay", "Supply (LOS/LOC, sources)", "Lines of supply and communication per side (12.0)"),
     ("odds", "Combat odds preview", "Odds of an attack on the hovered hex (14.0)"),
-    ("interdiction", "Interdiction", "Air interdiction (19.0)"),
+    ("interdiction_cost", "Interdiction", "Air interdiction costs (19.0)"),
 ]
 
 
@@ -64,6 +64,7 @@ class MainWindow(QMainWindow):
         self.ctl.hotseat = self.settings.hotseat
         self.selected_hex: str | None = None
         self.selected_box: str | None = None
+        self.move_path: list[str] = []
         self._log_len = -1
         self._hover = ""
         self.setWindowTitle("Desert Fox Campaign Manager")
@@ -409,16 +410,87 @@ class MainWindow(QMainWindow):
             cells.update(res)
         self.scene.overlay.set_cells(cells)
 
+    def _stack_units(self, label: str | None, side: str | None = None) -> list[str]:
+        st = self.ctl.state()
+        if st is None or not label:
+            return []
+        out = []
+        for u in st.units.values():
+            rec = geo.rec_of(u.loc)
+            if rec is not None and rec.label == label and (side is None or u.side == side):
+                c = counterart.lookup(u.id)
+                if c is None or c.kind in ("combat", "supply"):
+                    out.append(u.id)
+        return sorted(out)
+
+    def _acting_side(self) -> str | None:
+        d = self.ctl.pending()
+        if d is not None and d.side in (AXIS, ALLIED):
+            return d.side
+        return self.ctl.seat
+
     def _run_overlay(self, q: str) -> dict[str, tuple[str, str | None]]:
-        kw = {}
-        if q in ("reachable", "odds"):
-            if not self.selected_hex:
+        """Call one engine query with the arguments it takes and turn the answer into map cells."""
+        st = self.ctl.state()
+        if q == "reachable":
+            units = self._stack_units(self.selected_hex)
+            if not units:
                 return {}
-            st = self.ctl.state()
-            units = [u.id for u in st.units.values() if geo.rec_of(u.loc) and geo.rec_of(u.loc).label == self.selected_hex]
-            kw = {"units": units}
-        res = self.ctl.query(q, **kw)
+            side = st.units[units[0]].side
+            units = [u for u in units if st.units[u].side == side]
+            return {k: (f"{v:g} MP" if isinstance(v, (int, float)) else str(v), None)
+                    for k, v in self.ctl.query("reachable", units=units).items() if k != self.selected_hex}
+        if q == "zoc":
+            out: dict[str, tuple[str, str | None]] = {}
+            for side in (AXIS, ALLIED):
+                for lab in self.ctl.query("zoc", side=side):
+                    out[lab] = ("ZOC" if lab not in out else "ZOC ×2", theme.SIDE_COLOUR[side] if lab not in out else "#7b4a8a")
+            return out
+        if q == "supply_overlay":
+            side = self._acting_side() or AXIS
+            res = self.ctl.query("supply_overlay", side=side)
+            return {k: (("LOS" if v.get("los") else "") + ("+LOC" if v.get("loc") and v.get("los") else ("LOC" if v.get("loc") else "")),
+                        "#6aa84f" if v.get("los") else "#93c47d") for k, v in res.items()}
+        if q == "odds":
+            units = self._stack_units(self.selected_hex)
+            if not units:
+                return {}
+            side = st.units[units[0]].side
+            units = [u for u in units if st.units[u].side == side]
+            out = {}
+            rec = geo.rec_of(self.selected_hex)
+            for n in rec.hex.neighbours():
+                enemy = [u for u in st.units.values() if u.loc == n.label and u.side != side]
+                if not enemy:
+                    continue
+                try:
+                    res = self.ctl.query("odds", attackers=units, hex=n.label)
+                except Exception as exc:  # noqa: BLE001 - the engine's refusal is shown as the cell text
+                    out[n.label] = ("no attack", "#cccccc")
+                    continue
+                out[n.label] = (str(res.get("odds", "?")), "#e06666")
+            return out
+        res = self.ctl.query(q)
         return overlay_cells(res)
+
+    def preview_attack(self, target: str) -> CombatDialog | None:
+        """Open the combat dialog with the engine's odds for the selected stack attacking ``target``."""
+        if "odds" not in self.ctl.query_names() or not self.selected_hex:
+            return None
+        st = self.ctl.state()
+        units = self._stack_units(self.selected_hex)
+        if not units:
+            return None
+        side = st.units[units[0]].side
+        units = [u for u in units if st.units[u].side == side]
+        try:
+            data = self.ctl.query("odds", attackers=units, hex=target)
+        except Exception as exc:  # noqa: BLE001
+            self._refused(getattr(exc, "reason", str(exc)), getattr(exc, "rule", ""))
+            return None
+        dlg = CombatDialog(self, data)
+        dlg.show()
+        return dlg
 
     # ================================================================ play
     def choose_option(self, o: Option) -> None:
@@ -440,21 +512,52 @@ class MainWindow(QMainWindow):
                     menu.addAction(o.label, lambda o=o: self.ctl.act(o.action))
                 menu.exec(self.view.mapToGlobal(self.view.mapFromScene(geo.rec_of(label).x, geo.rec_of(label).y)))
                 return
-            if "move" in d.free_kinds and self.selected_hex and label in self.scene.overlay.cells and label != self.selected_hex:
-                self._send_move(d, label)
+            if "move" in d.free_kinds and self.selected_hex and self._move_click(d, label):
                 return
         self.selected_box = None
+        if label != self.selected_hex:
+            self._clear_path()
         self.selected_hex = label
         self.scene.select_hex(label)
         self._inspect_hex(label)
         self._update_overlay()
 
-    def _send_move(self, d: Decision, label: str) -> None:
+    def _move_click(self, d: Decision, label: str) -> bool:
+        """Build a move path hex by hex (each click an adjacent hex); clicking its last hex again sends it.
+
+        The engine validates the whole path (13.0) and refuses it with the rule if it is illegal.
+        """
+        path = self.move_path or [self.selected_hex]
+        if label == path[-1] and len(path) > 1:
+            st = self.ctl.state()
+            units = [u for u in self._stack_units(self.selected_hex) if st.units[u].side == d.side]
+            ok = self.ctl.act(Action(kind="move", side=d.side, args={"units": units, "path": path[1:]}))
+            self._clear_path()
+            if ok:
+                self.selected_hex = label
+                self.scene.select_hex(label)
+                self._inspect_hex(label)
+            return True
+        rec_end, rec = geo.rec_of(path[-1]), geo.rec_of(label)
+        if rec_end is None or rec is None or rec_end.hex.distance(rec.hex) != 1:
+            return False
         st = self.ctl.state()
-        units = [u.id for u in st.units.values() if geo.rec_of(u.loc) and geo.rec_of(u.loc).label == self.selected_hex
-                 and u.side == d.side]
-        self.ctl.act(Action(kind="move", side=d.side if d.side in (AXIS, ALLIED) else units and st.units[units[0]].side,
-                            args={"units": units, "to": label}))
+        if not any(st.units[u].side == d.side for u in self._stack_units(self.selected_hex)):
+            return False
+        self.move_path = path + [label]
+        self.scene.path.set_cells({lab: (str(i), "#ffd966") for i, lab in enumerate(self.move_path) if i})
+        self.status.showMessage(f"Move path: {' → '.join(self.move_path)} — click {label} again to move, Esc to cancel", 10000)
+        return True
+
+    def _clear_path(self) -> None:
+        self.move_path = []
+        self.scene.path.set_cells({})
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        if event.key() == Qt.Key_Escape and self.move_path:
+            self._clear_path()
+            return
+        super().keyPressEvent(event)
 
     def _inspect_hex(self, label: str) -> None:
         st = self.ctl.state()
@@ -492,6 +595,8 @@ class MainWindow(QMainWindow):
         menu.addAction(f"Inspect {label}", lambda: self.hex_clicked(label, Qt.LeftButton))
         menu.addAction("Centre the map here", lambda: self.view.centre_on_hex(label))
         menu.addAction("Copy hex number", lambda: QGuiApplication.clipboard().setText(label))
+        if self.selected_hex and self.selected_hex != label and "odds" in self.ctl.query_names():
+            menu.addAction(f"Preview an attack from {self.selected_hex} on {label}…", lambda: self.preview_attack(label))
         menu.exec(self.cursor().pos())
 
     def undo(self) -> None:

@@ -91,55 +91,69 @@ def load() -> MapInfo:
         return MapInfo()
     except Exception as exc:  # noqa: BLE001 - a broken map module must not stop the app
         return MapInfo(source=f"core.mapdata (cannot import: {exc})")
-    info = MapInfo(source="core.mapdata")
     try:
-        for lab, v in _hex_records(mod):
-            t = _terrain_of(v)
-            if t:
-                info.terrain[lab] = t
-            name = _get(v, "name") if not isinstance(v, str) else None
-            if name:
-                info.names[lab] = str(name)
-            feats: set[str] = set()
-            for key in ("features", "feature", "point", "points"):
-                f = _get(v, key) if not isinstance(v, str) else None
-                if isinstance(f, str) and f:
-                    feats.add(_norm(f))
-                elif f:
-                    feats.update(_norm(x) for x in f)
-            for flag in ("port", "airfield", "oasis", "city", "town", "fort", "fortified", "victory"):
-                if not isinstance(v, str) and _get(v, flag):
-                    feats.add(flag)
-            if feats:
-                info.features[lab] = feats
-        names = _call_or_get(mod, "place_names", "names", "NAMES")
-        if isinstance(names, dict):
-            for k, n in names.items():
-                info.names[str(_label(k) or k)] = str(n)
-        sides = _call_or_get(mod, "hexsides", "all_hexsides", "HEXSIDES")
-        if isinstance(sides, dict):
-            for k, v in sides.items():
-                pair = _pair(k)
-                t = _terrain_of(v)
-                if pair and t:
-                    info.hexsides[pair] = t
-        elif sides:
-            for v in sides:
-                pair = _pair(_get(v, "hexside") or _get(v, "side") or (_get(v, "a"), _get(v, "b")))
-                t = _terrain_of(v)
-                if pair and t:
-                    info.hexsides[pair] = t
-        lines = _call_or_get(mod, "lines", "roads", "all_roads", "ROADS")
-        if isinstance(lines, dict):
-            lines = [{"kind": k, "hexes": v} for k, v in lines.items()]
-        for ln in lines or []:
-            kind = _norm(_get(ln, "kind") or _get(ln, "type") or "road")
-            hexes = _get(ln, "hexes") or _get(ln, "path") or []
-            labs = [lab for lab in (_label(h) or str(h) for h in hexes) if lab]
-            if len(labs) >= 2:
-                info.lines.append((kind, labs))
+        if hasattr(mod, "load") and hasattr(mod.load(), "hex_record"):
+            return _from_mapdata(mod.load())
+        return _generic(mod)
     except Exception as exc:  # noqa: BLE001 - the map data is optional; show the grid rather than crash
-        info.source = f"core.mapdata (unreadable: {exc})"
+        return MapInfo(source=f"core.mapdata (unreadable: {exc})")
+
+
+def _from_mapdata(md: Any) -> MapInfo:
+    """Read :class:`core.mapdata.MapData` (terrain, towns, ports, airfields, forts, hexsides, routes)."""
+    info = MapInfo(source="core.mapdata")
+    for h in md.hexes():
+        rec = md.hex_record(h)
+        lab = h.label
+        info.terrain[lab] = _norm(rec.get("terrain", ""))
+        if rec.get("name"):
+            info.names[lab] = str(rec["name"])
+        feats = set()
+        if rec.get("town"):
+            feats.add("town")
+        if rec.get("terrain") == "city":
+            feats.add("city")
+        if rec.get("port"):
+            feats.add("port")
+        if rec.get("airfield"):
+            feats.add("airfield")
+        if rec.get("fort"):
+            feats.add("fort")
+        if rec.get("terrain") == "oasis" or rec.get("oasis_box"):
+            feats.add("oasis")
+        if feats:
+            info.features[lab] = feats
+    for side, rec in md.hexsides_items():
+        t = _norm(rec.get("terrain", "") if isinstance(rec, dict) else rec)
+        if t:
+            info.hexsides[(side.a.label, side.b.label)] = t
+    # the coastline: every land/sea hexside
+    terr = info.terrain
+    for h in md.hexes():
+        if terr.get(h.label) == "sea":
+            continue
+        for n in h.neighbours():
+            if n.on_grid and terr.get(n.label) == "sea" and h < n:
+                info.hexsides.setdefault((h.label, n.label), "coast")
+            elif n.on_grid and terr.get(n.label) == "sea":
+                info.hexsides.setdefault((n.label, h.label), "coast")
+    for r in md.routes():
+        chain = r.get("chain") or r.get("hexes") or []
+        labs = [getattr(x, "label", x) for x in chain]
+        if len(labs) >= 2:
+            info.lines.append((_norm(r.get("kind", "road")), labs))
+    return info
+
+
+def _generic(mod: Any) -> MapInfo:
+    info = MapInfo(source="core.mapdata")
+    for lab, v in _hex_records(mod):
+        t = _terrain_of(v)
+        if t:
+            info.terrain[lab] = t
+        name = _get(v, "name") if not isinstance(v, str) else None
+        if name:
+            info.names[lab] = str(name)
     return info
 
 

@@ -47,6 +47,9 @@ class Tile:
     recs: list[geo.HexRec] = field(default_factory=list)
     terrain: dict[str, QPainterPath] = field(default_factory=dict)
     grid: QPainterPath = field(default_factory=QPainterPath)
+    sides: dict[str, QPainterPath] = field(default_factory=dict)
+    ticks: QPainterPath = field(default_factory=QPainterPath)
+    lines: dict[str, QPainterPath] = field(default_factory=dict)
 
 
 class BoardItem(QGraphicsItem):
@@ -88,6 +91,7 @@ class BoardItem(QGraphicsItem):
                 r = r.united(poly.boundingRect())
             t.rect = r
         self.tiles = list(tiles.values())
+        self._tile_of = {(rec.hex.row, rec.hex.g): t for t in self.tiles for rec in t.recs}
         # sheets
         self.sheet_paths: dict[str, QPainterPath] = {}
         for letter, m in maps().items():
@@ -95,19 +99,19 @@ class BoardItem(QGraphicsItem):
             for h in m.hexes():
                 p.addPolygon(geo.polygon(h))
             self.sheet_paths[letter] = p.simplified()
-        # lines (roads, tracks, rail) through hex centres
-        self.line_paths: list[tuple[str, QPainterPath]] = []
+        # lines (roads, tracks, rail) through hex centres, cut into per-tile segments
         for kind, labels in self.info.lines:
             pts = [geo.rec_of(lab) for lab in labels]
             pts = [p for p in pts if p is not None]
-            if len(pts) < 2:
-                continue
-            path = QPainterPath(QPointF(pts[0].x, pts[0].y))
-            for p in pts[1:]:
-                path.lineTo(p.x, p.y)
-            self.line_paths.append((kind, path))
-        # hexside features
-        self.side_paths: dict[str, QPainterPath] = defaultdict(QPainterPath)
+            for a, b in zip(pts, pts[1:]):
+                t = self._tile_of.get((a.hex.row, a.hex.g))
+                if t is None:
+                    continue
+                path = t.lines.setdefault(kind, QPainterPath())
+                path.moveTo(a.x, a.y)
+                path.lineTo(b.x, b.y)
+                t.rect = t.rect.united(QRectF(QPointF(a.x, a.y), QPointF(b.x, b.y)).normalized())
+        # hexside features, per tile
         for (a, b), kind in self.info.hexsides.items():
             ra, rb = geo.rec_of(a), geo.rec_of(b)
             if ra is None or rb is None:
@@ -116,10 +120,30 @@ class BoardItem(QGraphicsItem):
                 d = ra.hex.direction_to(rb.hex)
             except ValueError:
                 continue
+            t = self._tile_of.get((ra.hex.row, ra.hex.g))
+            if t is None:
+                continue
             i, j = geo.SIDE_CORNERS[d]
             cs = geo.corners_xy(ra.x, ra.y)
-            self.side_paths[kind].moveTo(cs[i])
-            self.side_paths[kind].lineTo(cs[j])
+            path = t.sides.setdefault(kind, QPainterPath())
+            path.moveTo(cs[i])
+            path.lineTo(cs[j])
+            if kind == "escarpment":
+                # short hachures on one side of the escarpment line
+                for f in (0.25, 0.5, 0.75):
+                    px = cs[i].x() + (cs[j].x() - cs[i].x()) * f
+                    py = cs[i].y() + (cs[j].y() - cs[i].y()) * f
+                    dx, dy = rb.x - px, rb.y - py
+                    k = 7.0 / max(1e-6, (dx * dx + dy * dy) ** 0.5)
+                    t.ticks.moveTo(px, py)
+                    t.ticks.lineTo(px + dx * k, py + dy * k)
+        # place names as ready-made paths
+        self.name_paths: list[tuple[float, float, str]] = []
+        for lab, name in self.info.names.items():
+            rec = geo.rec_of(lab)
+            if rec is not None:
+                self.name_paths.append((rec.x, rec.y, name))
+        self._name_cache: dict[tuple[str, int], QPainterPath] = {}
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
         return self._rect
@@ -140,7 +164,9 @@ class BoardItem(QGraphicsItem):
     def _paint_vector(self, p: QPainter, exposed: QRectF, lod: float, *, overview: bool = False) -> None:
         L = self.layers
         tiles = [t for t in self.tiles if t.rect.intersects(exposed)]
-        # sheets (paper) and terrain
+        # sheets (paper) and terrain: hex fills abut, so no antialiasing (faster, and no seams)
+        aa = p.testRenderHint(QPainter.Antialiasing)
+        p.setRenderHint(QPainter.Antialiasing, False)
         p.setPen(Qt.NoPen)
         for t in tiles:
             for terr, path in t.terrain.items():
@@ -150,38 +176,56 @@ class BoardItem(QGraphicsItem):
                     col = theme.SHEET_PAPER
                 p.setBrush(QColor(col))
                 p.drawPath(path)
+        p.setRenderHint(QPainter.Antialiasing, aa)
         if L.get("terrain", True) and self.info.has_terrain and not overview:
             self._paint_features(p, exposed, lod)
-        # hexside features
+        # hexside features: coastline, escarpments, wadis, ridges
         if L.get("terrain", True):
-            for kind, path in self.side_paths.items():
-                col = theme.COAST if kind in ("coast", "sea") else theme.ESCARPMENT
-                pen = QPen(QColor(col), 5 if kind in ("escarpment", "ridge") else 3.5)
+            for kind in ("coast", "wadi", "escarpment", "ridge", "impassable"):
+                if kind == "coast":
+                    pen = QPen(QColor(theme.COAST), 2.6)
+                elif kind == "wadi":
+                    pen = QPen(QColor("#6f8fa0"), 3.0, Qt.DotLine)
+                elif kind == "ridge":
+                    pen = QPen(QColor("#5a4030"), 4.0, Qt.DashDotLine)
+                elif kind == "impassable":
+                    pen = QPen(QColor("#222222"), 5.0)
+                else:
+                    pen = QPen(QColor(theme.ESCARPMENT), 5.0)
                 pen.setCapStyle(Qt.RoundCap)
                 p.setPen(pen)
-                p.drawPath(path)
+                p.setBrush(Qt.NoBrush)
+                for t in tiles:
+                    path = t.sides.get(kind)
+                    if path is not None:
+                        p.drawPath(path)
+            if not overview and lod >= 0.45:
+                p.setPen(QPen(QColor(theme.ESCARPMENT), 2.0))
+                for t in tiles:
+                    if not t.ticks.isEmpty():
+                        p.drawPath(t.ticks)
         # roads, tracks, rail
         if L.get("roads", True):
-            for kind, path in self.line_paths:
-                p.setBrush(Qt.NoBrush)
+            p.setBrush(Qt.NoBrush)
+            order = ("track", "rail_unfinished", "rail", "rail_fna", "secondary", "primary")
+            for kind in sorted({k for t in tiles for k in t.lines}, key=lambda k: order.index(k) if k in order else 0):
+                paths = [t.lines[kind] for t in tiles if kind in t.lines]
                 if "rail" in kind:
-                    p.setPen(QPen(QColor(theme.RAIL), 4))
-                    p.drawPath(path)
+                    passes = [QPen(QColor(theme.RAIL if kind != "rail_unfinished" else "#777777"), 4)]
                     dash = QPen(QColor("#f6f1e4"), 2.2, Qt.CustomDashLine)
                     dash.setDashPattern([3, 3])
-                    p.setPen(dash)
-                    p.drawPath(path)
+                    passes.append(dash)
                 elif "track" in kind:
-                    pen = QPen(QColor(theme.TRACK), 3, Qt.DashLine)
-                    p.setPen(pen)
-                    p.drawPath(path)
+                    passes = [QPen(QColor(theme.TRACK), 3, Qt.DashLine)]
                 else:
                     primary = "secondary" not in kind and "minor" not in kind
-                    p.setPen(QPen(QColor("#f7efe0"), 8 if primary else 6, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
-                    p.drawPath(path)
                     col = theme.ROAD_PRIMARY if primary else theme.ROAD_SECONDARY
-                    p.setPen(QPen(QColor(col), 4.5 if primary else 3, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
-                    p.drawPath(path)
+                    passes = [QPen(QColor("#f7efe0"), 8 if primary else 6, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin),
+                              QPen(QColor(col), 4.5 if primary else 3, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)]
+                for pen in passes:
+                    p.setPen(pen)
+                    for path in paths:
+                        p.drawPath(path)
         # grid
         if L.get("grid", True):
             p.setBrush(Qt.NoBrush)
@@ -193,12 +237,16 @@ class BoardItem(QGraphicsItem):
             if not overview:
                 pen.setWidthF(1.0)
             p.setPen(pen)
+            p.setRenderHint(QPainter.Antialiasing, False)
             for t in tiles:
                 p.drawPath(t.grid)
+            p.setRenderHint(QPainter.Antialiasing, aa)
         # sheet edges
         if L.get("sheets", True):
             p.setBrush(Qt.NoBrush)
-            pen = QPen(QColor("#5a4630"), 3.0)
+            col = QColor("#5a4630")
+            col.setAlpha(110)
+            pen = QPen(col, 2.0, Qt.DashLine)
             p.setPen(pen)
             for letter, path in self.sheet_paths.items():
                 if path.boundingRect().intersects(exposed):
@@ -256,20 +304,25 @@ class BoardItem(QGraphicsItem):
         f.setBold(True)
         p.setFont(f)
         fm = p.fontMetrics()
-        for lab, name in self.info.names.items():
-            rec = geo.rec_of(lab)
-            if rec is None or not exposed.adjusted(-300, -100, 300, 100).contains(rec.x, rec.y):
+        halo = QPen(QColor(255, 250, 235, 220), px * 0.28, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
+        area = exposed.adjusted(-300, -100, 300, 100)
+        for x, y, name in self.name_paths:
+            if not area.contains(x, y):
                 continue
-            w = fm.horizontalAdvance(name)
-            pt = QPointF(rec.x - w / 2, rec.y + geo.R * 0.72)
-            path = QPainterPath()
-            path.addText(pt, f, name)
-            p.setPen(QPen(QColor(255, 250, 235, 220), px * 0.28, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
+            key = (name, int(px))
+            path = self._name_cache.get(key)
+            if path is None:
+                w = fm.horizontalAdvance(name)
+                path = QPainterPath()
+                path.addText(QPointF(-w / 2, 0), f, name)
+                self._name_cache[key] = path
+            moved = path.translated(x, y + geo.R * 0.72)
+            p.setPen(halo)
             p.setBrush(Qt.NoBrush)
-            p.drawPath(path)
+            p.drawPath(moved)
             p.setPen(Qt.NoPen)
             p.setBrush(QColor(theme.PLACE_INK))
-            p.drawPath(path)
+            p.drawPath(moved)
 
     def _paint_sheet_titles(self, p: QPainter, exposed: QRectF, lod: float) -> None:
         if not self.layers.get("sheets", True) or lod > 0.9:
@@ -398,7 +451,7 @@ class SelectionItem(QGraphicsItem):
 
 # ============================================================================ counters
 
-COUNTER = 46.0   # counter size on the map, scene units (a hex is 69 wide)
+COUNTER = 52.0   # counter size on the map, scene units (a hex is 69 wide)
 
 
 class StackItem(QGraphicsItem):
@@ -445,7 +498,7 @@ class StackItem(QGraphicsItem):
         n = len(self.units)
         if n > 1 and not self.fanned and lod >= 0.3:
             o = self._offsets()[-1]
-            badge = QRectF(o.x() + COUNTER / 2 - 10, o.y() + COUNTER / 2 - 10, 16, 16)
+            badge = QRectF(o.x() - COUNTER / 2 - 8, o.y() - COUNTER / 2 - 8, 16, 16)
             p.setPen(QPen(QColor("#ffffff"), 1.2))
             p.setBrush(QColor("#2b2416"))
             p.drawEllipse(badge)
@@ -487,6 +540,8 @@ class MapScene(QGraphicsScene):
         self.addItem(self.overlay)
         self.targets = HexOverlay(10, theme.HIGHLIGHT, theme.HIGHLIGHT_EDGE, alpha=120)
         self.addItem(self.targets)
+        self.path = HexOverlay(12, "#ffd966", "#7f6000", alpha=170)
+        self.addItem(self.path)
         self.selection = SelectionItem()
         self.addItem(self.selection)
         self.stacks: dict[str, StackItem] = {}

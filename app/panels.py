@@ -243,6 +243,7 @@ class StackInspector(QScrollArea):
         self.body = QWidget()
         self.lay = QVBoxLayout(self.body)
         self.lay.setContentsMargins(6, 6, 6, 6)
+        self.lay.setSizeConstraint(QVBoxLayout.SetMinimumSize)
         self.setWidget(self.body)
         self.title = ""
         self.show_units("", [], "Click a hex or a stack on the map to see its units.")
@@ -285,6 +286,7 @@ class StackInspector(QScrollArea):
             info.setTextFormat(Qt.RichText)
             info.setWordWrap(True)
             h.addWidget(info, 1)
+            row.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
             self.lay.addWidget(row)
         self.lay.addStretch(1)
 

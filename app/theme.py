@@ -20,9 +20,9 @@ from PySide6.QtWidgets import QApplication
 #: Fill colour per hex terrain type (keys follow core.mapdata's terrain names; unknown
 #: names fall back to "clear").  A desert palette: sand, ochre, olive and sea blues.
 TERRAIN_FILL: dict[str, str] = {
-    "clear": "#eadcb4",
-    "desert": "#eadcb4",
-    "sea": "#9fc5d8",
+    "clear": "#e3dcb0",
+    "desert": "#efdfb2",
+    "sea": "#a9cfe0",
     "water": "#9fc5d8",
     "lake": "#a9cddc",
     "rough": "#d5bd8c",
@@ -33,12 +33,12 @@ TERRAIN_FILL: dict[str, str] = {
     "sand": "#f2d98e",
     "sand_sea": "#f2d98e",
     "dunes": "#f2d98e",
-    "marsh": "#b8c7a0",
+    "marsh": "#c3cdb0",
     "salt_marsh": "#c9d0b3",
     "depression": "#cdbf9a",
-    "city": "#c9b8a6",
+    "city": "#cdb7a0",
     "town": "#e0cfa9",
-    "oasis": "#c4d59a",
+    "oasis": "#b9d58f",
     "cultivated": "#c8d69c",
     "fortified": "#cdb9a0",
 }
