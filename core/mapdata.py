@@ -83,9 +83,23 @@ class MapData:
                 self._route_hexes.setdefault(h, set()).add(r["kind"])
 
     # -- hexes ---------------------------------------------------------------
-    def hexes(self) -> list[Hex]:
-        """Every hex of the game, sorted (2.2)."""
-        return sorted(self._rec)
+    def hexes(self) -> dict[Hex, dict]:
+        """Every hex of the game (2.2), sorted, with its record (iterate it for the hexes)."""
+        return {h: self._rec[h] for h in sorted(self._rec)}
+
+    def hexsides(self) -> dict[str, dict]:
+        """Every hexside with hexside terrain or crossed by a route: ``"A/B" -> {"terrain": [...]}``.
+
+        The list holds the hexside terrain (escarpment, wadi, ridge, impassable) and
+        the kinds of route crossing it (primary, secondary, track, rail), the shape
+        ``core.rules.tec`` reads.
+        """
+        out: dict[Hexside, list[str]] = {s: [rec["terrain"]] for s, rec in self._sides.items()}
+        for e, kinds in self._edges.items():
+            a, b = sorted(e)
+            feats = out.setdefault(Hexside(a, b), [])
+            feats.extend(k if k != "rail_fna" else "rail" for k in sorted(kinds) if k != "rail_unfinished")
+        return {s.label: {"terrain": sorted(set(f))} for s, f in sorted(out.items()) if f}
 
     def hex_record(self, h: HexLike) -> dict:
         """The raw record of a hex from map.json (read-only by convention)."""
@@ -328,3 +342,31 @@ def sheet_of(h: HexLike) -> str:
 
 def map_names() -> dict[str, str]:
     return {m: s.name for m, s in maps().items()}
+
+
+def validate() -> list[str]:
+    """Consistency checks of the map data (for ``dfd validate``); returns error messages."""
+    errs: list[str] = []
+    try:
+        md = load()
+    except Exception as exc:  # noqa: BLE001 - reported, not raised
+        return [f"resources/maps/map.json: {exc}"]
+    for h in md.ports():
+        if not md.is_coastal(h):
+            errs.append(f"{h} ({md.name(h)}): a port must be a land hex with a sea neighbour (20.1)")
+    for r in md.routes():
+        chain = r["chain"]
+        for a, b in zip(chain, chain[1:]):
+            if a.distance(b) != 1:
+                errs.append(f"route {r['id']}: {a} and {b} are not adjacent")
+        for h in chain:
+            if not md.is_land(h):
+                errs.append(f"route {r['id']} runs through the sea at {h}")
+    for lab in ("C0701", "C2331", "L2817", "W2232", "T6017", "A6201", "W2118", "C2308", "C2309", "C2821"):
+        if not md.is_land(lab):
+            errs.append(f"{lab} must be land (named in the rules)")
+    for box, rec in md.offmap_boxes().items():
+        for c in rec.get("connections", []):
+            if "hex" in c and not md.is_land(c["hex"]):
+                errs.append(f"offmap.toml box {box}: connection hex {c['hex']} is not land")
+    return errs
