@@ -320,7 +320,8 @@ for _cid, _t in (("ALC-1", "MEC At Start (Off-map)"), ("ALC-2", "MEC At Start (M
 # MET cards: the tracks themselves are run by met.py
 card("ALC-4", "MET AOI", "met")
 card("ALC-5", "MET Levant", "met")
-card("ALC-6", "MET SW Asia", "met")
+card("ALC-6", "MET SW Asia", "met", on_play=lambda eng, c, a: schedule(eng, eng.state.gt + 1, "ALC-6", "met:SW Asia",
+                                                                    "23.1 ALC-6: the track is activated the next GT"))
 
 
 def _reinf_each_gt(cid: str) -> Callable[[Engine, dict], None]:
@@ -1191,6 +1192,9 @@ def events_auto(eng: Engine) -> None:
             continue
         if s["what"] == "activate":
             activate(eng, cid, f"scheduled ({s['rule']})")
+        elif s["what"].startswith("met:"):
+            from core.rules import met
+            met.activate_track(eng, s["what"][4:], s["rule"])
         elif s["what"] == "discard":
             discard(eng, cid, f"scheduled ({s['rule']})")
         elif st.cards[cid]["status"] in ("deck", "active"):
