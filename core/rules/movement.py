@@ -258,7 +258,7 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
 def enemy_units_at_adjacent(state: GameState, h: Hex, side: str, gm: tec.GroundMap) -> list[UnitState]:
     """13.2.3 d): enemy units adjacent to ``h`` unless the hexside between is impassable."""
     out = []
-    for n in h.neighbours():
+    for n in tec.nbrs(h):
         if gm.side_terrain(h, n) & tec.HEXSIDE_BLOCK_ALL:
             continue
         out.extend(u for u in state.units_at(n.label) if u.side != side and is_combat(u))
@@ -405,7 +405,8 @@ def sample_moves(eng: Engine, frame: Frame, side: str, reaction: bool, limit: in
     for loc in sorted(by_hex)[:4]:
         for uid in by_hex[loc][:2]:
             try:
-                paths = reachable_paths(eng.state, side, [uid], MoveOptions(reaction=reaction), frame=frame)
+                paths = reachable_paths(eng.state, side, [uid], MoveOptions(reaction=reaction), frame=frame,
+                                        max_nodes=300)
             except IllegalAction:
                 continue
             far = sorted(paths.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:3]
@@ -806,7 +807,7 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
             out[h.label] = list(path)
         if path and any(h in ezs[u.id] for k, u in enumerate(us) if not ignores[k]) and not opts.night:
             continue                                                    # 11.4: must stop in an EZOC
-        for n in h.neighbours():
+        for n in tec.nbrs(h):
             if n in enemy_hexes or not gm.on_grid(n):
                 continue
             new = []

@@ -130,7 +130,7 @@ def supply_lines(state: GameState, side: str, gm: tec.GroundMap | None = None) -
         if h in out.los and out.los[h][0] >= rem:
             continue
         out.los[h] = (rem, name)
-        for n in h.neighbours():
+        for n in tec.nbrs(h):
             if n in blocked:
                 continue
             cost, _ = tec.step_cost(gm, "trucked", h, n)
@@ -152,7 +152,7 @@ def supply_lines(state: GameState, side: str, gm: tec.GroundMap | None = None) -
     while frontier:
         nxt = []
         for h in frontier:
-            for n in h.neighbours():
+            for n in tec.nbrs(h):
                 if n in out.loc or n in blocked:
                     continue
                 cost, _ = tec.step_cost(gm, "trucked", h, n)
@@ -170,7 +170,7 @@ def _adjacent_exception(lines: dict, u: UnitState, h: Hex) -> bool:
         return False
     gm = tec.current_map()
     cls = tec_class(u)
-    for n in h.neighbours():
+    for n in tec.nbrs(h):
         if n in lines and tec.step_cost(gm, "foot" if cls not in tec.ROAD_COST else cls, n, h)[0] is not None:
             return True
     return False
@@ -506,7 +506,7 @@ def _los_from(state: GameState, side: str, start: Hex, rng: int, gm: tec.GroundM
         neg, h = heapq.heappop(heap)
         if best.get(h, -1) > -neg:
             continue
-        for n in h.neighbours():
+        for n in tec.nbrs(h):
             if n in blocked:
                 continue
             c, _ = tec.step_cost(gm, "trucked", h, n)

@@ -51,6 +51,17 @@ SIDE_COST: dict[str, dict[str, float | None]] = {
 ROAD_COST: dict[str, float] = {"foot": 0.5, "horsed": 0.5, "trucked": 0.25, "mechanised": 1}
 
 
+@cache
+def nbrs(h: Hex) -> tuple[Hex, ...]:
+    """The on-grid neighbours of ``h`` (cached: the grid never changes)."""
+    return tuple(h.neighbours())
+
+
+@cache
+def grid_has(h: Hex) -> bool:
+    return h.on_grid
+
+
 def mp(eighths: int) -> float:
     """Eighths of an MP -> MP (for messages and queries)."""
     return eighths / EIGHTH
@@ -81,7 +92,7 @@ class GroundMap:
     source: str = "synthetic"
 
     def on_grid(self, h: Hex) -> bool:
-        return h.on_grid and "sea" not in self.terrain.get(h, frozenset())
+        return grid_has(h) and "sea" not in self.terrain.get(h, frozenset())
 
     def hex_terrain(self, h: Hex) -> frozenset[str]:
         return self.terrain.get(h, frozenset({self.default}))
@@ -99,7 +110,7 @@ class GroundMap:
         return "mountain" in self.hex_terrain(h)
 
     def neighbours(self, h: Hex) -> list[Hex]:
-        return [n for n in h.neighbours() if self.on_grid(n)]
+        return [n for n in nbrs(h) if self.on_grid(n)]
 
     # -- building helpers (tests, adapters) ------------------------------------
     def set_hex(self, label: str, *types: str) -> "GroundMap":

@@ -60,7 +60,7 @@ def unit_zoc(state: GameState, gm: tec.GroundMap, u: UnitState) -> list[Hex]:
     assert h is not None
     cls = tec_class(u)
     out = []
-    for n in h.neighbours():
+    for n in tec.nbrs(h):
         if "escarpment" in gm.side_terrain(h, n):
             continue                                    # 11.3 escarpment blocks all ZOC
         if gm.is_city(n) or fortified(state, gm, n):
