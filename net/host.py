@@ -157,7 +157,7 @@ class Host:
     def __init__(self, path: str | Path, port: int = 5670, seats: Seats | str | Path | None = None, *,
                  bind: str = "*", key: keymod.KeyPair | None = None, key_dir: str | Path | None = None,
                  campaign: str = "", heartbeat: float = 1.0, timeout: float = 6.0, max_strikes: int = 20,
-                 ban_seconds: float = 10.0, advertise: bool = False,
+                 ban_seconds: float = 10.0, advertise: bool = False, snapshot_catchup: int = SNAPSHOT_CATCHUP,
                  on_event: Callable[[str], None] | None = None):
         self.path = Path(path)
         self.port = port
@@ -178,6 +178,7 @@ class Host:
         self.max_strikes = max_strikes
         self.ban_seconds = ban_seconds
         self.advertise = advertise
+        self.snapshot_catchup = snapshot_catchup
         self.on_event = on_event
         self.session = secrets.token_hex(8)
         self.conns: dict[bytes, Conn] = {}
@@ -527,7 +528,7 @@ class Host:
         snap = None
         if not tail_ok:
             snap = self.game.store.snapshot()
-        elif seq - have > SNAPSHOT_CATCHUP:
+        elif seq - have > self.snapshot_catchup:
             latest = self.game.store.snapshot()
             if latest.seq > have:
                 snap = latest
