@@ -90,6 +90,8 @@ class GroundMap:
     names: dict[Hex, str] = field(default_factory=dict)
     default: str = "desert"
     source: str = "synthetic"
+    external: Any = None      # core.terrain when the real map is used: its TEC gives every step cost
+    _cost_cache: dict = field(default_factory=dict, repr=False)
 
     def on_grid(self, h: Hex) -> bool:
         return grid_has(h) and "sea" not in self.terrain.get(h, frozenset())
@@ -149,6 +151,13 @@ def step_cost(gm: GroundMap, cls: str, a: Hex, b: Hex) -> tuple[int | None, str]
     """
     if not gm.on_grid(b):
         return PROHIBITED, "open"
+    if gm.external is not None:
+        key = (a, b, cls)
+        hit = gm._cost_cache.get(key)
+        if hit is None:
+            hit = _external_cost(gm, cls, a, b)
+            gm._cost_cache[key] = hit
+        return hit
     side = gm.side_terrain(a, b)
     if side & HEXSIDE_BLOCK_ALL:
         return PROHIBITED, "open"
@@ -194,6 +203,17 @@ def step_cost(gm: GroundMap, cls: str, a: Hex, b: Hex) -> tuple[int | None, str]
     return total, "open"
 
 
+def _external_cost(gm: GroundMap, cls: str, a: Hex, b: Hex) -> tuple[int | None, str]:
+    """The maps engineer's TEC (``core.terrain.move_cost``, resources/charts/tec.toml)."""
+    lines = gm.lines_between(a, b)
+    route = "road" if lines & set(ROAD_LINES) else ("track" if lines & {"track", "trail"} else "open")
+    try:
+        c = gm.external.move_cost(a, b, "sf" if cls == "sf" else cls)
+    except ValueError:
+        return PROHIBITED, route
+    return (None if c is None else to_eighths(c)), route
+
+
 def _passable_off_road(gm: GroundMap, cls: str, b: Hex, side: frozenset[str]) -> bool:
     for t in gm.hex_terrain(b):
         if HEX_COST.get(t, {}).get(cls, 1) is None:
@@ -235,7 +255,14 @@ def real_map() -> GroundMap:
     except ImportError:
         return GroundMap(source="fallback: core.mapdata missing, all hexes desert")
     try:
-        return _adapt(mod)
+        gm = _adapt(mod)
+        try:
+            gm.external = importlib.import_module("core.terrain")
+            gm.external.tec()
+            gm.source += " + core.terrain (TEC)"
+        except Exception:
+            gm.external = None
+        return gm
     except Exception as exc:  # pragma: no cover - depends on the other engineer's data
         return GroundMap(source=f"fallback: core.mapdata unreadable ({exc})")
 

@@ -1,0 +1,70 @@
+"""Ground-rules measures (issue 5): reachable hexes of a stack on the whole grand-campaign grid,
+GenS of every unit of one side in the largest set-up, and the ratio against networkx's
+single-source Dijkstra on the same hex graph (same MP costs, no ZOC)."""
+
+from __future__ import annotations
+
+import time
+
+import networkx as nx
+
+from core.hexgrid import Hex
+from core.newgame import initial_state
+from core.rules import movement, supply, tec
+from core.rules.status import hex_of, tec_class
+from core.state import UnitState
+
+
+def _largest():
+    from core.scenario import all_scenarios
+
+    return max(all_scenarios(), key=lambda s: len(s.setup))
+
+
+def _graph(gm: tec.GroundMap, cls: str) -> nx.DiGraph:
+    g = nx.DiGraph()
+    for h in tec.grid_hexes(gm):
+        for n in tec.nbrs(h):
+            c, _ = tec.step_cost(gm, cls, h, n)
+            if c is not None:
+                g.add_edge(h, n, weight=c)
+    return g
+
+
+def run() -> list[tuple]:
+    rows: list[tuple] = []
+    gm = tec.current_map()
+    sc = _largest()
+    st = initial_state(sc, 1)
+    st.stack = []                                   # only the state is needed; no decisions are asked
+    # a mechanised stack with a long reach, in the middle of the grand-campaign grid
+    start = Hex.parse("C1520")
+    st.units["GE-5Pz"] = UnitState(id="GE-5Pz", side="Axis", loc=start.label, steps=2)
+    opts = movement.MoveOptions(road_march=False)
+    reps = 5
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        paths = movement.reachable_paths(st, "Axis", ["GE-5Pz"], opts, gm=gm)
+    t_reach = (time.perf_counter() - t0) / reps
+    rows.append(("reachable hexes, one mechanised stack (MA 22)", t_reach * 1000, "ms",
+                 f"{len(paths)} hexes from {start.label}; map: {gm.source}"))
+    cls = tec_class(st.units["GE-5Pz"])
+    g = _graph(gm, cls)
+    cap = movement.allowance(st, st.units["GE-5Pz"], opts)
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        d = nx.single_source_dijkstra_path_length(g, start, cutoff=cap, weight="weight")
+    t_nx = (time.perf_counter() - t0) / reps
+    rows.append(("networkx single-source Dijkstra, same graph and cutoff", t_nx * 1000, "ms",
+                 f"{len(d)} nodes, {g.number_of_edges()} edges (graph build not timed)"))
+    rows.append(("reachable / networkx time ratio", t_reach / t_nx if t_nx else float("inf"), "x",
+                 "ours adds ZOC, fraction loss (13.3) and per-route states"))
+    side = "Axis"
+    n_units = sum(1 for u in st.units.values() if u.side == side and hex_of(u) is not None)
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        status = supply.gens_status(st, side, gm)
+    t_sup = (time.perf_counter() - t0) / reps
+    rows.append((f"GenS of every {side} unit, {sc.id} set-up", t_sup * 1000, "ms",
+                 f"{n_units} units on the grid; {sum(v == 'IGS' for v in status.values())} IGS"))
+    return rows
