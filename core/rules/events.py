@@ -1135,6 +1135,8 @@ def ensure_cards(eng: Engine) -> None:
     cfg = SCENARIO_CARDS.get(st.scenario)
     if cfg is None:
         st.vars.setdefault("es_policy", "normal")
+        from core.rules import reinforcements
+        reinforcements.ensure_schedule(eng)
         return
     st.vars["es_policy"] = cfg.get("es", "normal")
     st.vars["es_policy_rule"] = cfg.get("rule", "")
@@ -1161,8 +1163,9 @@ def ensure_cards(eng: Engine) -> None:
         schedule(eng, max(12, st.gt), "ALC-21", "play", "23.1 ALC-12 e; ALC-21")
     if "ALC-13" in cfg.get("in_play", []):
         st.cards["ALC-13"]["activated_gt"] = st.gt - 1
-    from core.rules import met
+    from core.rules import met, reinforcements
     met.ensure_tracks(eng)
+    reinforcements.ensure_schedule(eng)
 
 
 # --------------------------------------------------------------------------- I.1 automatic step

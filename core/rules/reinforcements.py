@@ -71,12 +71,12 @@ def _sonnenblume(rule: str, desert_fox: bool) -> list[dict]:
     if desert_fox:
         s += _items(12, AXIS, ["IT-7Ber", "IT-RaggXXI", "IT-31Gaust"], "C0701", rule + " GT 12")
     s += _items(12, ALLIED, ["IN-7IndBG", "IN-11IndBG", "IN-CIH", "SA-1SABG", "SA-2SABG", "SA-5SABG", "SA-3SARec"],
-                offmap.NRV, "26.2 GT12", roll={"low": 12, "high": 13})
+                offmap.NRV, "26.2 GT12", roll={"on": [1, 2, 3], "else_gt": 13})
     s += _items(13, ALLIED, ["UK-201Group"], "box:AirNA:Allied", "26.2 GT13")
     s += _items(13, ALLIED, ["UK-1LtArm", "UK-14BG", "NZ-4NZBG", "NZ-5NZBG", "NZ-6NZBG", "NZ-2NZCav"], offmap.NRV,
-                "26.2 GT13", morale_check=14)
+                "26.2 GT13", morale_check=True)
     s += _items(14, ALLIED, ["UK-16BG", "UK-23BG", "IN-5IndBG", "UK-Royals"], offmap.NRV, "26.2 GT14",
-                roll={"low": 14, "high": 15})
+                roll={"on": [1, 2, 3], "else_gt": 15})
     return s
 
 
@@ -94,7 +94,7 @@ def _trail(rule: str, tunisia: bool) -> list[dict]:
         (3, ["IT-136GGFF", "IT-RaggXXI", "IT-RECAM"]),
     ]
     for i, (steps, units) in enumerate(groups, 1):
-        s += _items(31, AXIS, units, "S0734", f"30.1 Group {i}", group=i, group_steps=steps)
+        s += _items(31, AXIS, units, "S0734", f"30.1 Group {i}", group=str(i), group_steps=steps)
     for gt in (32, 33):
         s += _items(gt, AXIS, ["2*AX-Dump", "IT-RP", "GE-RP"], "L2817", f"30.1 GT {gt}")
     phase = "31.2" if tunisia else "30.2"
@@ -188,19 +188,76 @@ def arrival_points(eng: Engine, side: str, item_to: str = "") -> list[str]:
 # --------------------------------------------------------------------------- scheduling
 
 
+def _scenario_raw(eng: Engine) -> dict:
+    import tomllib
+    from pathlib import Path
+    from core.scenario import all_scenarios
+    for sc in all_scenarios():
+        if sc.id == eng.state.scenario:
+            try:
+                return tomllib.loads(Path(sc.path).read_text(encoding="utf-8"))
+            except Exception:  # noqa: BLE001
+                return {}
+    return {}
+
+
+def _from_data(eng: Engine, raw: list[dict]) -> list[dict]:
+    """Scenario-file ``reinforcements`` (docs/data.d/counters-scenarios.md) -> schedule items."""
+    from core.rules import events
+    out: list[dict] = []
+    for r in raw:
+        if r.get("condition") or r.get("optional"):
+            continue   # conditional lines (AXC-18 triggered, optional Sahara units) are left to their rules
+        side = r.get("side", AXIS)
+        at = str(r.get("at", ""))
+        if at.startswith("edge:"):
+            _, m, _e = at.split(":")
+            at = f"east:{m}"
+        rule = str(r.get("rule", "scenario"))
+        units = list(r.get("units", []))
+        if not units and r.get("card"):
+            units = [i["unit"] for i in events.card_items(eng, r["card"], r.get("card_gt", 0))]
+        base = {"side": side, "to": at, "rule": rule, "depleted": bool(r.get("depleted"))}
+        if "roll" in r:
+            base["roll"] = {"on": list(r["roll"].get("on", [1, 2, 3])), "else_gt": int(r["roll"]["else_gt"])}
+        if r.get("morale_check"):
+            base["morale_check"] = True
+        if r.get("group"):
+            base["group"] = str(r["group"])
+            base["group_steps"] = int(r.get("steps", 99))
+        n = int(r.get("count", 1) or 1)
+        if "gt" in r:
+            gts: list = [int(r["gt"])]
+        else:
+            gts = ["each"]
+            base["from_gt"] = int(r.get("from_gt", 0))
+            base["to_gt"] = int(r.get("to_gt", 999))
+        for g in gts:
+            for u in units:
+                for _ in range(n):
+                    out.append(base | {"gt": g, "unit": u})
+    return out
+
+
 def ensure_schedule(eng: Engine) -> None:
     st = eng.state
     if st.vars.get("reinf_init"):
         return
     st.vars["reinf_init"] = True
-    fn = SCHEDULES.get(st.scenario)
-    sched = fn() if fn else []
+    raw = _scenario_raw(eng)
+    if raw.get("reinforcements"):
+        sched = _from_data(eng, raw["reinforcements"])
+    else:
+        fn = SCHEDULES.get(st.scenario)
+        sched = fn() if fn else []
     st.vars["reinf_each"] = [i for i in sched if i["gt"] == "each"]
     for i in sched:
         if i["gt"] != "each":
             st.vars.setdefault("reinf", []).append(i)
     st.vars.setdefault("withdrawals", [])
-    st.vars["withdrawals"] += [dict(w) for w in WITHDRAWALS.get(st.scenario, [])]
+    data_wd = [{"gt": int(w["gt"]), "units": list(w.get("units", [])), "rule": str(w.get("rule", "7.4"))}
+               for w in raw.get("withdrawals", []) or []]
+    st.vars["withdrawals"] += data_wd or [dict(w) for w in WITHDRAWALS.get(st.scenario, [])]
     # arrivals due before the scenario's first Reinforcement Phase (scenarios starting after Phase III)
     if st.phase > 3:
         _place_start_arrivals(eng)
@@ -211,17 +268,17 @@ def _place_start_arrivals(eng: Engine) -> None:
     st = eng.state
     due = [i for i in st.vars.get("reinf", []) if i["gt"] == st.gt]
     st.vars["reinf"] = [i for i in st.vars.get("reinf", []) if i["gt"] != st.gt]
-    groups: dict[int, int] = {}
+    groups: dict[str, int] = {}
     for i in due:
         loc = arrival_points(eng, i["side"], i.get("to", ""))[0]
         if "group" in i:   # 30.1: units equal to the steps listed arrive, the rest go to the Refit Box (R-REINF-GROUPS)
             cnt = all_counters().get(resolve(i["unit"]) or i["unit"])
             steps = cnt.steps if cnt else 1
-            used = groups.get(i["group"], 0)
+            used = groups.get(str(i["group"]), 0)
             if used + steps > i["group_steps"]:
                 loc = offmap.refit(i["side"])
             else:
-                groups[i["group"]] = used + steps
+                groups[str(i["group"])] = used + steps
         offmap.add_counter(eng, i["unit"], loc, i["rule"], depleted=i.get("depleted", False))
 
 
@@ -257,7 +314,8 @@ def materialize(eng: Engine) -> None:
     st = eng.state
     ensure_schedule(eng)
     for i in st.vars.get("reinf_each", []):
-        st.vars.setdefault("reinf", []).append(i | {"gt": st.gt})
+        if int(i.get("from_gt", 0)) <= st.gt <= int(i.get("to_gt", 999)):
+            st.vars.setdefault("reinf", []).append(i | {"gt": st.gt})
     keep = []
     for i in st.vars.get("reinf", []):
         if i["gt"] > st.gt:
@@ -265,7 +323,10 @@ def materialize(eng: Engine) -> None:
             continue
         if "roll" in i:
             d = eng.roll(1, f"{i['rule']}: arrival of {i['unit']}")[0]
-            when = i["roll"]["low"] if d <= 3 else i["roll"]["high"]
+            if "on" in i["roll"]:
+                when = st.gt if d in i["roll"]["on"] else int(i["roll"]["else_gt"])
+            else:
+                when = i["roll"]["low"] if d <= 3 else i["roll"]["high"]
             nxt = {k: v for k, v in i.items() if k != "roll"} | {"gt": when}
             if when > st.gt:
                 keep.append(nxt)
@@ -273,9 +334,10 @@ def materialize(eng: Engine) -> None:
             i = nxt
         if "morale_check" in i:
             cid = resolve(i["unit"]) or i["unit"]
-            if cid in all_counters() and not _morale_check(eng, cid, i["rule"]):
-                keep.append({k: v for k, v in i.items() if k != "morale_check"} | {"gt": i["morale_check"], "depleted": True})
-                eng.say(f"{i['unit']} fails its morale check: depleted, arrives GT {i['morale_check']} ({i['rule']})")
+            later = st.gt + 1 if i["morale_check"] is True else int(i["morale_check"])
+            if cid in all_counters() and all_counters()[cid].kind == "combat" and not _morale_check(eng, cid, i["rule"]):
+                keep.append({k: v for k, v in i.items() if k != "morale_check"} | {"gt": later, "depleted": True})
+                eng.say(f"{i['unit']} fails its morale check: depleted, arrives GT {later} ({i['rule']}; 8.1)")
                 continue
         _arrive(eng, i)
     st.vars["reinf"] = keep

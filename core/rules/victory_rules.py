@@ -305,8 +305,9 @@ def _charge_rp(eng: Engine, uid: str) -> None:
 
 
 def evaluate(eng: Engine, final: bool) -> dict[str, Any] | None:
-    from core.rules import events
+    from core.rules import events, reinforcements
     events.ensure_cards(eng)
+    reinforcements.ensure_schedule(eng)
     conds = conditions(eng)
     if not conds:
         return None
