@@ -41,28 +41,6 @@ ROUTE_STYLE = {
 }
 
 
-_KEEP: list = [None] * 200_000  # head-room for the other void calls (QImage.fill, QPainter.end, ...)
-
-
-class SafePainter(QPainter):
-    """QPainter whose void methods keep the ``None`` they return referenced.
-
-    The PySide6 build in this venv drops a reference to ``None`` on every void
-    QPainter call; thousands of calls then crash CPython ("deallocating None").
-    """
-
-    def __getattribute__(self, name):
-        attr = super().__getattribute__(name)
-        if name.startswith(("draw", "set")) and callable(attr):
-            def call(*a, **k):
-                r = attr(*a, **k)
-                if r is None:
-                    _KEEP.append(None)
-                return r
-            return call
-        return attr
-
-
 def centre(h: Hex, s: float, x0: float, y1: float) -> QPointF:
     """Pixel centre: x in hex widths (axial), y northward rows drawn upward."""
     q, r = h.axial
@@ -85,7 +63,7 @@ def render(hexes: list[Hex], path: Path, s: float, title: str, labels: bool) -> 
     hgt = int((y1 - y0) * s * math.sqrt(3) / 2) + int(s * 2)
     img = QImage(w, hgt, QImage.Format_RGB32)
     img.fill(QColor("#ffffff"))
-    p = SafePainter(img)
+    p = QPainter(img)
     p.setRenderHint(QPainter.Antialiasing)
     p.setPen(QPen(QColor("#00000030"), 0.5))
     for h in hexes:
@@ -176,7 +154,7 @@ def render_geo(path: Path) -> None:
     raw = buf.tobytes()
     img = QImage(raw, w, h, 4 * w, QImage.Format_RGB32).copy()
     del raw
-    p = SafePainter(img)
+    p = QPainter(img)
     for hx in md.hexes():
         rec = md.hex_record(hx)
         x, y = (rec["lon"] - lon0) * k, (lat1 - rec["lat"]) * k
@@ -215,7 +193,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    code = main()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)  # skip interpreter finalisation: see SafePainter (PySide6 None-refcount bug)
+    sys.exit(main())
