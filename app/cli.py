@@ -183,7 +183,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
 def _cmd_gui(args: argparse.Namespace) -> int:
     from app.main import run
 
-    return run(args.file)
+    return run(args.file, smoke=getattr(args, "smoke", False))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -194,6 +194,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("play", help="open the desktop app (optionally on a game file)")
     s.add_argument("file", nargs="?", type=Path)
+    s.add_argument("--smoke", action="store_true",
+                   help="start-up check: show the main window, process events, close it and exit 0 (packaging)")
     s.set_defaults(fn=_cmd_gui)
 
     s = sub.add_parser("scenarios", help="list the ten scenarios (id, rule section, title, GT range)")

@@ -48,11 +48,16 @@ def build_window(file: Path | None = None):
     return win
 
 
-def run(file: Path | None = None) -> int:
+def run(file: Path | None = None, smoke: bool = False) -> int:
+    """Start the app on ``file`` (or the default game).
+
+    ``smoke=True`` (``dfd play --smoke``, used by ``packaging/build.py``): create the main window,
+    show it, process events once, close it and return 0 — proof that the bundle starts.
+    """
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
-    from app import theme
+    from app import crash, theme
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Desert Fox Campaign Manager")
@@ -61,8 +66,18 @@ def run(file: Path | None = None) -> int:
     if icon.exists():
         app.setWindowIcon(QIcon(str(icon)))
     theme.apply_style(app)
+    holder: dict[str, object] = {}
+    crash.install(lambda: holder.get("win"))
     win = build_window(file)
+    holder["win"] = win
     win.show()
+    if smoke:
+        app.processEvents()
+        ok = win.isVisible() and win.ctl.game is not None
+        win.close()
+        app.processEvents()
+        print(f"smoke: main window shown on {win.ctl.path} — {'ok' if ok else 'FAILED'}")
+        return 0 if ok else 1
     return app.exec()
 
 

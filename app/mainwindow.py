@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from app import counterart, geometry as geo, mapinfo, theme
 from app.cards import CardsPanel
-from app.combat import CombatDialog
+from app.combat import CombatDialog, CombatInfo, gather as gather_combat, is_combat, map_hex
 from app.controller import GameController
 from app.dashboard import Dashboard
 from app.dialogs import HotseatCover, NewGameDialog, PasswordsDialog, RulesViewer
@@ -65,6 +65,9 @@ class MainWindow(QMainWindow):
         self.selected_hex: str | None = None
         self.selected_box: str | None = None
         self.move_path: list[str] = []
+        self._reach: tuple[tuple, dict[str, float], dict[str, list[str]]] | None = None   # (key, MP, paths)
+        self._with_paths_ok: bool | None = None     # reachable(..., with_paths=True) accepted by the engine?
+        self._routes: dict[tuple, tuple[list[str], float | None] | None] = {}
         self._log_len = -1
         self._hover = ""
         self.setWindowTitle("Desert Fox Campaign Manager")
@@ -120,6 +123,10 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.dock_inspector, self.dock_log], [330, 330], Qt.Horizontal)
         self.resizeDocks([self.dock_layers], [210], Qt.Horizontal)
         self.resizeDocks([self.dock_inspector, self.dock_log], [330, 470], Qt.Vertical)
+
+        # ---- combat dialog (non-modal; its buttons are the pending combat decision's options)
+        self.combat_dlg = CombatDialog(self)
+        self.combat_dlg.optionChosen.connect(self.choose_option)
 
         # ---- cover (hotseat)
         self.cover = HotseatCover(self, self.settings)
@@ -353,6 +360,8 @@ class MainWindow(QMainWindow):
             self.scene.select_hex(self.selected_hex)
         self._update_targets(d)
         self._update_overlay()
+        self._update_moves(d)
+        self._update_combat(d)
         log = self.ctl.log()
         if len(log) != self._log_len:
             self._log_len = len(log)
@@ -385,13 +394,37 @@ class MainWindow(QMainWindow):
         if i == 3:
             self.dashboard.show_game(self.ctl)
 
+    def _map_options(self, d: Decision | None) -> dict[str, list[Option]]:
+        """The pending decision's options that are about one map hex: {hex: [options]}.
+
+        Options with a ``hex`` argument (placements, advances), retreat steps (``to``) and attack
+        declarations (the attacked hex; only those of the selected stack when it can declare one).
+        """
+        out: dict[str, list[Option]] = {}
+        if d is None or self.ctl.replaying:
+            return out
+        st = self.ctl.state()
+        declares = [o for o in d.options if o.action.kind == "declare" and len(o.action.args.get("hexes") or []) == 1]
+        if self.selected_hex and declares:
+            mine = [o for o in declares if all(geo.rec_of(st.units[u].loc) is not None
+                                               and geo.rec_of(st.units[u].loc).label == self.selected_hex
+                                               for u in o.action.args.get("attackers", []) if u in st.units)]
+            declares = mine or declares
+        for o in d.options:
+            lab = map_hex(o)
+            if lab is None and o in declares:
+                lab = o.action.args["hexes"][0]
+            if lab is not None:
+                out.setdefault(lab, []).append(o)
+        return out
+
     def _update_targets(self, d: Decision | None) -> None:
         cells: dict[str, tuple[str, str | None]] = {}
-        if d is not None and not self.ctl.replaying:
-            for o in d.options:
-                lab = o.action.args.get("hex")
-                if isinstance(lab, str):
-                    cells[lab] = ("", None)
+        for lab, opts in self._map_options(d).items():
+            kinds = {o.action.kind for o in opts}
+            text = "attack" if kinds == {"declare"} else ("retreat" if kinds == {"retreat"} else
+                                                          ("advance" if kinds == {"advance"} else ""))
+            cells[lab] = (text, "#e06666" if text == "attack" else None)
         self.scene.targets.set_cells(cells)
 
     def _update_overlay(self) -> None:
@@ -488,7 +521,12 @@ class MainWindow(QMainWindow):
         except Exception as exc:  # noqa: BLE001
             self._refused(getattr(exc, "reason", str(exc)), getattr(exc, "rule", ""))
             return None
-        dlg = CombatDialog(self, data)
+        dlg = CombatDialog(self)
+        dlg.setWindowTitle(f"Odds preview — attack on {target}")
+        dlg.show_info(CombatInfo(current={"attackers": units, "hexes": [target], "form": data.get("form", "regular")},
+                                 odds=data, units={u: (st.units[u].loc, st.units[u].steps, st.units[u].disrupted)
+                                                   for u in set(units) | set(data.get("defenders", [])) if u in st.units}),
+                      enabled=False)
         dlg.show()
         return dlg
 
@@ -502,7 +540,7 @@ class MainWindow(QMainWindow):
             return
         d = self.ctl.pending()
         if d is not None and not self.ctl.replaying:
-            targets = [o for o in d.options if o.action.args.get("hex") == label]
+            targets = self._map_options(d).get(label, [])
             if len(targets) == 1:
                 self.ctl.act(targets[0].action)
                 return
@@ -512,8 +550,13 @@ class MainWindow(QMainWindow):
                     menu.addAction(o.label, lambda o=o: self.ctl.act(o.action))
                 menu.exec(self.view.mapToGlobal(self.view.mapFromScene(geo.rec_of(label).x, geo.rec_of(label).y)))
                 return
-            if "move" in d.free_kinds and self.selected_hex and self._move_click(d, label):
-                return
+            if "move" in d.free_kinds and self.selected_hex and label != self.selected_hex:
+                route = self.route_to(label)
+                if route is not None and not self.move_path:
+                    self._send_move(d, route[0], label)
+                    return
+                if self._move_click(d, label):
+                    return
         self.selected_box = None
         if label != self.selected_hex:
             self._clear_path()
@@ -521,6 +564,8 @@ class MainWindow(QMainWindow):
         self.scene.select_hex(label)
         self._inspect_hex(label)
         self._update_overlay()
+        self._update_targets(d)
+        self._update_moves(d)
 
     def _move_click(self, d: Decision, label: str) -> bool:
         """Build a move path hex by hex (each click an adjacent hex); clicking its last hex again sends it.
@@ -529,14 +574,7 @@ class MainWindow(QMainWindow):
         """
         path = self.move_path or [self.selected_hex]
         if label == path[-1] and len(path) > 1:
-            st = self.ctl.state()
-            units = [u for u in self._stack_units(self.selected_hex) if st.units[u].side == d.side]
-            ok = self.ctl.act(Action(kind="move", side=d.side, args={"units": units, "path": path[1:]}))
-            self._clear_path()
-            if ok:
-                self.selected_hex = label
-                self.scene.select_hex(label)
-                self._inspect_hex(label)
+            self._send_move(d, path[1:], label)
             return True
         rec_end, rec = geo.rec_of(path[-1]), geo.rec_of(label)
         if rec_end is None or rec is None or rec_end.hex.distance(rec.hex) != 1:
@@ -549,9 +587,191 @@ class MainWindow(QMainWindow):
         self.status.showMessage(f"Move path: {' → '.join(self.move_path)} — click {label} again to move, Esc to cancel", 10000)
         return True
 
+    def _send_move(self, d: Decision, path: list[str], label: str) -> bool:
+        """One ``move {units, path}`` action for the selected stack's units of the acting side (13.0)."""
+        units = self._stack_units(self.selected_hex, side=d.side)
+        path = [h for h in path if h != self.selected_hex] if path and path[0] == self.selected_hex else list(path)
+        ok = self.ctl.act(Action(kind="move", side=d.side, args={"units": units, "path": path}))
+        self._clear_path()
+        if ok:
+            self.selected_hex = label
+            self.scene.select_hex(label)
+            self._inspect_hex(label)
+            self._update_moves(self.ctl.pending())
+        return ok
+
     def _clear_path(self) -> None:
         self.move_path = []
         self.scene.path.set_cells({})
+        self.scene.routes.set_routes([])
+
+    # ---------------------------------------------------------------- one-click moves
+    def _movers(self, d: Decision | None) -> list[str]:
+        """The selected stack's units that the pending movement decision lets their side move."""
+        if d is None or self.ctl.replaying or "move" not in d.free_kinds or not self.selected_hex:
+            return []
+        return self._stack_units(self.selected_hex, side=d.side)
+
+    def reach(self) -> tuple[dict[str, float], dict[str, list[str]]]:
+        """The engine's reachable hexes (MP) for the selected stack, and the paths when the engine gives them."""
+        d = self.ctl.pending()
+        units = self._movers(d)
+        if not units or "reachable" not in self.ctl.query_names():
+            return {}, {}
+        key = (self.selected_hex, tuple(units), len(self.ctl.log()), self.ctl.hash())
+        if self._reach is not None and self._reach[0] == key:
+            return self._reach[1], self._reach[2]
+        mp: dict[str, float] = {}
+        paths: dict[str, list[str]] = {}
+        res = None
+        if self._with_paths_ok is not False:
+            try:
+                res = self.ctl.query("reachable", units=units, with_paths=True)
+                self._with_paths_ok = True
+            except TypeError:
+                self._with_paths_ok = False
+            except Exception:  # noqa: BLE001 - the engine refuses: nothing reachable
+                res = {}
+        if res is None:
+            try:
+                res = self.ctl.query("reachable", units=units)
+            except Exception:  # noqa: BLE001
+                res = {}
+        for lab, v in (res or {}).items():
+            lab = str(getattr(lab, "label", lab))
+            if isinstance(v, dict):
+                cost = v.get("mp", v.get("cost"))
+                if v.get("path"):
+                    paths[lab] = [str(x) for x in v["path"]]
+            elif isinstance(v, (tuple, list)) and len(v) == 2:
+                cost, pth = v
+                paths[lab] = [str(x) for x in pth]
+            else:
+                cost = v
+            if isinstance(cost, (int, float)):
+                mp[lab] = float(cost)
+        mp.pop(self.selected_hex, None)
+        self._reach = (key, mp, paths)
+        return mp, paths
+
+    def route_to(self, label: str) -> tuple[list[str], float | None] | None:
+        """The engine's path (and MP) for the selected stack to ``label``: the ``route`` query when the engine
+        registers it, else the paths of ``reachable(with_paths=True)``; None when it gives none."""
+        d = self.ctl.pending()
+        units = self._movers(d)
+        if not units:
+            return None
+        if "route" in self.ctl.query_names():
+            key = (self.selected_hex, tuple(units), len(self.ctl.log()), self.ctl.hash(), label)
+            if key in self._routes:
+                return self._routes[key]
+            try:
+                res = self.ctl.query("route", units=units, to=label)
+            except Exception:  # noqa: BLE001 - no legal route
+                res = None
+            self._routes = {k: v for k, v in self._routes.items() if k[:4] == key[:4]}
+            self._routes[key] = self._parse_route(res, label)
+            return self._routes[key]
+        mp, paths = self.reach()
+        if label in paths:
+            return paths[label], mp.get(label)
+        return None
+
+    def _parse_route(self, res, label: str) -> tuple[list[str], float | None] | None:
+        """``route`` answers ``{"path", "mp"}`` (also accepted: ``(path, mp)`` or a bare path); None: no route."""
+        if not res:
+            return None
+        if isinstance(res, dict):
+            path, cost = res.get("path") or [], res.get("mp", res.get("cost"))
+        elif isinstance(res, (tuple, list)) and len(res) == 2 and isinstance(res[0], (list, tuple)):
+            path, cost = res
+        else:
+            path, cost = res, None
+        path = [str(getattr(x, "label", x)) for x in path]
+        if not path:
+            return None
+        return path, float(cost) if isinstance(cost, (int, float)) else self.reach()[0].get(label)
+
+    def _update_moves(self, d: Decision | None) -> None:
+        """Reachable hexes with their MP for the selected stack during a movement decision (engine query)."""
+        mp, _paths = self.reach() if self._movers(d) else ({}, {})
+        self.scene.reach.set_cells({lab: (f"{v:g} MP", None) for lab, v in mp.items()})
+        if not mp and not self.move_path:
+            self.scene.routes.set_routes([])
+
+    def _preview_move(self, label: str) -> str:
+        """Hover during movement: draw the engine's path to ``label`` and say its MP cost."""
+        if self.move_path:
+            return ""
+        mp, _ = self.reach() if self._movers(self.ctl.pending()) else ({}, {})
+        st = self.ctl.state()
+        enemy = bool(mp) and any(u.loc == label and u.side != self.ctl.pending().side for u in st.units.values())
+        if label not in mp and not enemy:
+            self.scene.routes.set_routes([])
+            return ""
+        route = self.route_to(label)
+        if route is not None:
+            path = route[0] if route[0][:1] == [self.selected_hex] else [self.selected_hex] + route[0]
+            cost = route[1] if route[1] is not None else mp[label]
+            self.scene.routes.set_routes([(path, "#ffd966", f"{cost:g} MP")])
+            return f"{'overrun' if enemy else 'move'}: {' → '.join(path)}, {cost:g} MP — click to move"
+        if enemy:
+            self.scene.routes.set_routes([])
+            return ""
+        return f"reachable for {mp[label]:g} MP — click the hexes of the path one by one"
+
+    # ---------------------------------------------------------------- combat dialog
+    def _update_combat(self, d: Decision | None) -> None:
+        """Show the combat dialog while a combat decision is pending; draw declared attacks and retreats."""
+        routes: list[tuple[list[str], str, str]] = []
+        if is_combat(d):
+            info = gather_combat(self.ctl)
+            self.combat_dlg.show_info(info, enabled=not self.ctl.replaying)
+            st = self.ctl.state()
+            for c in info.declared:
+                if c.get("resolved"):
+                    continue
+                for u in c["attackers"]:
+                    if u in st.units and geo.rec_of(st.units[u].loc):
+                        routes.append(([geo.rec_of(st.units[u].loc).label, c["hexes"][0]], "#e06666", ""))
+                        break
+            fr = info.frame or {}
+            for r in fr.get("retreat_log", []):
+                if len(r["path"]) > 1:
+                    routes.append((r["path"], "#9fc5e8", "retreat"))
+            if d.kind == "combat_retreat" and d.context.get("path"):
+                routes.append((list(d.context["path"]), "#6fa8dc", f"{d.context.get('min', 0)}-{d.context.get('max', 0)} hexes"))
+            if self.combat_dlg.dismissed_key != self.combat_dlg.combat_key() and not self.cover.isVisible():
+                if not self.combat_dlg.isVisible():
+                    self._place_combat_dialog()
+                    self.combat_dlg.show()
+        elif self.combat_dlg.isVisible() and self.combat_dlg.info is not None and self.combat_dlg.info.decision is not None:
+            # the combat just ended: show the engine's outcome, no more choices
+            last = self.combat_dlg.info
+            self.combat_dlg.show_info(CombatInfo(decision=d, declared=last.declared, frame=last.frame, current=last.current,
+                                                 odds=last.odds, declared_odds=last.declared_odds,
+                                                 events=gather_combat(self.ctl).events or last.events, units=last.units,
+                                                 outcome=self._outcome_of(last) or {"defender_cleared": False}),
+                                      enabled=False)
+        if not self.move_path and not self._movers(d):
+            self.scene.routes.set_routes(routes)
+
+    def _outcome_of(self, last: CombatInfo) -> dict | None:
+        st = self.ctl.state()
+        cur = last.current or {}
+        for f in reversed(st.stack):
+            if f.proc == "combat_phase":
+                for c in f.data.get("combats", []):
+                    if c.get("hexes") == cur.get("hexes") and c.get("outcome"):
+                        return dict(c["outcome"])
+        # the phase is over: the engine's outcome is in its last resolve frame's data no more; rebuild from the log
+        return None
+
+    def _place_combat_dialog(self) -> None:
+        g = self.geometry()
+        w, h = self.combat_dlg.width(), self.combat_dlg.height()
+        self.combat_dlg.move(g.right() - w - 24, g.top() + 120)
+        self.combat_dlg.resize(w, min(h, max(500, g.height() - 160)))
 
     def keyPressEvent(self, event) -> None:  # noqa: N802
         if event.key() == Qt.Key_Escape and self.move_path:
@@ -614,6 +834,7 @@ class MainWindow(QMainWindow):
         d = self.ctl.pending()
         ph = sequence.phase(st.phase)
         detail = f"GT {st.gt} · {ph.title}" + (f"\n{d.prompt}" if d else "")
+        self.combat_dlg.hide()     # the other player must not see it either
         self.cover.present(side, detail)
 
     def _revealed(self, side: str) -> None:
@@ -656,6 +877,9 @@ class MainWindow(QMainWindow):
                 parts.append(f"{n} unit{'s' if n > 1 else ''}")
         if label in self.scene.targets.cells:
             parts.append("<span style='color:#8a6500'>legal target — click to choose</span>")
+        mv = self._preview_move(label)
+        if mv:
+            parts.append(f"<span style='color:#3e7f41'>{mv}</span>")
         self.hover_label.setText(" · ".join(parts))
 
     def set_layer(self, key: str, on: bool) -> None:

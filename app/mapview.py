@@ -449,6 +449,73 @@ class SelectionItem(QGraphicsItem):
         p.drawPolygon(QPolygonF(geo.corners_xy(rec.x, rec.y, 0.97)))
 
 
+class RouteItem(QGraphicsItem):
+    """Paths drawn through hex centres with an arrowhead: move previews, declared attacks, retreat paths."""
+
+    def __init__(self):
+        super().__init__()
+        self.setZValue(35)
+        self.routes: list[tuple[list[str], str, str]] = []     # (hex labels, colour, caption at the end)
+        self._rect = QRectF()
+        self.setAcceptedMouseButtons(Qt.NoButton)
+
+    def set_routes(self, routes: list[tuple[list[str], str, str]]) -> None:
+        self.prepareGeometryChange()
+        self.routes = [(list(r[0]), r[1], r[2]) for r in routes if len(r[0]) >= 1]
+        rect = QRectF()
+        for labels, _c, _t in self.routes:
+            for lab in labels:
+                rec = geo.rec_of(lab)
+                if rec is not None:
+                    rect = rect.united(QRectF(rec.x - geo.W * 1.5, rec.y - geo.R * 1.5, geo.W * 3, geo.R * 3))
+        self._rect = rect
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._rect
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        p.setRenderHint(QPainter.Antialiasing, True)
+        for labels, colour, caption in self.routes:
+            pts = [QPointF(r.x, r.y) for r in (geo.rec_of(lab) for lab in labels) if r is not None]
+            if not pts:
+                continue
+            col = QColor(colour)
+            if len(pts) > 1:
+                for width, c in ((11.0, QColor(0, 0, 0, 110)), (6.5, col)):
+                    pen = QPen(c, width, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
+                    p.setPen(pen)
+                    p.setBrush(Qt.NoBrush)
+                    p.drawPolyline(QPolygonF(pts))
+                a, b = pts[-2], pts[-1]
+                ang = math.atan2(b.y() - a.y(), b.x() - a.x())
+                tip = QPointF(b.x() - math.cos(ang) * 8, b.y() - math.sin(ang) * 8)
+                head = QPolygonF([QPointF(tip.x() + math.cos(ang) * 16, tip.y() + math.sin(ang) * 16),
+                                  QPointF(tip.x() + math.cos(ang + 2.5) * 15, tip.y() + math.sin(ang + 2.5) * 15),
+                                  QPointF(tip.x() + math.cos(ang - 2.5) * 15, tip.y() + math.sin(ang - 2.5) * 15)])
+                p.setPen(QPen(QColor(0, 0, 0, 140), 2))
+                p.setBrush(col)
+                p.drawPolygon(head)
+                p.setPen(Qt.NoPen)
+                p.setBrush(QColor(0, 0, 0, 150))
+                p.drawEllipse(pts[0], 6, 6)
+                p.setBrush(col)
+                p.drawEllipse(pts[0], 4.5, 4.5)
+            if caption:
+                f = QFont("DejaVu Sans")
+                f.setPixelSize(13)
+                f.setBold(True)
+                p.setFont(f)
+                end = pts[-1]
+                w = max(46.0, 8.0 * len(caption))
+                box = QRectF(end.x() - w / 2, end.y() - geo.R * 1.05, w, 19)
+                p.setPen(QPen(QColor(0, 0, 0, 160), 1))
+                p.setBrush(QColor(255, 250, 235, 235))
+                p.drawRoundedRect(box, 4, 4)
+                p.setPen(QColor("#2b2416"))
+                p.drawText(box, Qt.AlignCenter, caption)
+
+
 # ============================================================================ counters
 
 COUNTER = 52.0   # counter size on the map, scene units (a hex is 69 wide)
@@ -540,8 +607,12 @@ class MapScene(QGraphicsScene):
         self.addItem(self.overlay)
         self.targets = HexOverlay(10, theme.HIGHLIGHT, theme.HIGHLIGHT_EDGE, alpha=120)
         self.addItem(self.targets)
+        self.reach = HexOverlay(9, "#9fd3a0", "#3e7f41", alpha=80)
+        self.addItem(self.reach)
         self.path = HexOverlay(12, "#ffd966", "#7f6000", alpha=170)
         self.addItem(self.path)
+        self.routes = RouteItem()
+        self.addItem(self.routes)
         self.selection = SelectionItem()
         self.addItem(self.selection)
         self.stacks: dict[str, StackItem] = {}
@@ -580,6 +651,7 @@ class MapScene(QGraphicsScene):
         self.control.setVisible(self.layers.get("control", False))
         self.targets.setVisible(self.layers.get("highlights", True))
         self.overlay.setVisible(self.layers.get("highlights", True))
+        self.reach.setVisible(self.layers.get("highlights", True))
         self.board.invalidate()
 
     def select_hex(self, label: str | None) -> None:
