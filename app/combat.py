@@ -214,8 +214,27 @@ def strengths_html(info: CombatInfo) -> str:
     out.append(f"<tr><td><b>Attack strength</b></td><td align=right><b>{html.escape(str(att))}</b></td></tr>")
     out.append(f"<tr><td><b>Defence strength</b></td><td align=right><b>{html.escape(str(dfn))}</b></td></tr>")
     if isinstance(st, dict):
+        for side_key, raw_key, title in (("attackers", "attack_raw", "Attacking units (14.3)"),
+                                         ("defenders", "defence_raw", "Defending units (14.3)")):
+            items = st.get(side_key) or []
+            if items:
+                out.append(f"<tr><td colspan=2 style='color:#6b4f2a'><b>{title}</b></td></tr>")
+            for it in items:
+                if not isinstance(it, dict):
+                    out.append(f"<tr><td colspan=2>&nbsp;&nbsp;{html.escape(str(it))}</td></tr>")
+                    continue
+                notes = "; ".join(str(n) for n in it.get("notes") or [])
+                printed = it.get("printed")
+                out.append(f"<tr><td>&nbsp;&nbsp;{html.escape(_name(it.get('unit', '')))}"
+                           f"{f' <span style=color:#7a6a4a>(printed {html.escape(str(printed))})</span>' if printed is not None else ''}"
+                           f"{f'<br>&nbsp;&nbsp;&nbsp;&nbsp;<i style=color:#6b5a3a>{html.escape(notes)}</i>' if notes else ''}</td>"
+                           f"<td align=right>{html.escape(str(it.get('value', '')))}</td></tr>")
+            if items and st.get(raw_key) is not None:
+                out.append(f"<tr><td>&nbsp;&nbsp;<i>total before rounding (14.3)</i></td><td align=right><i>{html.escape(str(st[raw_key]))}</i></td></tr>")
         for k, v in st.items():
-            if k in ("attack", "defence"):
+            if k in ("attack", "defence", "attackers", "defenders", "attack_raw", "defence_raw"):
+                continue
+            if isinstance(v, dict) and not v:
                 continue
             if isinstance(v, list):
                 out.append(_shift_rows(k.replace("_", " ").capitalize(), v))
@@ -380,6 +399,7 @@ class CombatDialog(QDialog):
         split = QSplitter(Qt.Vertical)
         self.view = QTextBrowser()
         self.view.setOpenLinks(False)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         split.addWidget(self.view)
         box = QFrame()
         box.setObjectName("CombatDecision")
@@ -411,9 +431,15 @@ class CombatDialog(QDialog):
         self.btn_lay.setContentsMargins(0, 0, 0, 0)
         self.btn_lay.setSpacing(4)
         self.scroll.setWidget(self.btn_host)
+        self.scroll.viewport().setAutoFillBackground(False)
+        self.btn_host.setAutoFillBackground(False)
+        self.btn_host.setObjectName("CombatButtons")
+        self.btn_host.setStyleSheet("#CombatButtons { background: transparent; }")
         bl.addWidget(self.scroll, 1)
         split.addWidget(box)
-        split.setSizes([520, 220])
+        split.setSizes([600, 150])
+        split.setStretchFactor(0, 4)
+        split.setStretchFactor(1, 1)
         lay.addWidget(split, 1)
         bottom = QHBoxLayout()
         bottom.addStretch(1)
@@ -448,13 +474,13 @@ class CombatDialog(QDialog):
                 lab.setStyleSheet("background:#d9c99f; color:#4b3d24; padding:4px; border-radius:3px")
             else:
                 lab.setStyleSheet("background:#efe6cf; color:#9a8a6a; padding:4px; border-radius:3px")
-        for b in self.buttons:
-            b.deleteLater()
         self.buttons = []
         while self.btn_lay.count():
             it = self.btn_lay.takeAt(0)
-            if it.widget():
-                it.widget().deleteLater()
+            wdg = it.widget()
+            if wdg is not None:
+                wdg.hide()
+                wdg.deleteLater()
         d = info.decision
         if d is None or d.kind not in COMBAT_KINDS:
             self.side.setText("")

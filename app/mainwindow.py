@@ -430,6 +430,7 @@ class MainWindow(QMainWindow):
     def _update_overlay(self) -> None:
         """Engine overlays (reachable, supply, ...) — drawn from the engine's queries only."""
         cells: dict[str, tuple[str, str | None]] = {}
+        badges: dict[str, tuple[str, str | None]] = {}
         for i in range(self.overlay_list.count()):
             it = self.overlay_list.item(i)
             if it.checkState() != Qt.Checked:
@@ -441,7 +442,10 @@ class MainWindow(QMainWindow):
                 self.status.showMessage(f"Overlay {q}: {exc}", 6000)
                 continue
             cells.update(res)
+            if q == "odds":
+                badges.update({k: (v[0], "#a8322a") for k, v in res.items()})
         self.scene.overlay.set_cells(cells)
+        self.scene.badges.set_cells(badges)
 
     def _stack_units(self, label: str | None, side: str | None = None) -> list[str]:
         st = self.ctl.state()
@@ -728,12 +732,13 @@ class MainWindow(QMainWindow):
             info = gather_combat(self.ctl)
             self.combat_dlg.show_info(info, enabled=not self.ctl.replaying)
             st = self.ctl.state()
-            for c in info.declared:
+            for k, c in enumerate(info.declared):
                 if c.get("resolved"):
                     continue
+                odds = info.declared_odds[k] if k < len(info.declared_odds) and ":" in info.declared_odds[k] else ""
                 for u in c["attackers"]:
                     if u in st.units and geo.rec_of(st.units[u].loc):
-                        routes.append(([geo.rec_of(st.units[u].loc).label, c["hexes"][0]], "#e06666", ""))
+                        routes.append(([geo.rec_of(st.units[u].loc).label, c["hexes"][0]], "#e06666", odds))
                         break
             fr = info.frame or {}
             for r in fr.get("retreat_log", []):

@@ -449,6 +449,49 @@ class SelectionItem(QGraphicsItem):
         p.drawPolygon(QPolygonF(geo.corners_xy(rec.x, rec.y, 0.97)))
 
 
+class BadgeItem(QGraphicsItem):
+    """Short texts in a label box above a hex, drawn over the counters (odds on an enemy stack...)."""
+
+    def __init__(self):
+        super().__init__()
+        self.setZValue(36)
+        self.cells: dict[str, tuple[str, str | None]] = {}
+        self._rect = QRectF()
+        self.setAcceptedMouseButtons(Qt.NoButton)
+
+    def set_cells(self, cells: dict[str, tuple[str, str | None]]) -> None:
+        self.prepareGeometryChange()
+        self.cells = {k: v for k, v in cells.items() if v[0]}
+        r = QRectF()
+        for lab in self.cells:
+            rec = geo.rec_of(lab)
+            if rec is not None:
+                r = r.united(QRectF(rec.x - geo.W, rec.y - geo.R * 1.6, geo.W * 2, geo.R * 1.2))
+        self._rect = r
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._rect
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        p.setRenderHint(QPainter.Antialiasing, True)
+        f = QFont("DejaVu Sans")
+        f.setPixelSize(13)
+        f.setBold(True)
+        p.setFont(f)
+        for lab, (text, colour) in self.cells.items():
+            rec = geo.rec_of(lab)
+            if rec is None:
+                continue
+            w = max(40.0, 8.5 * len(text) + 10)
+            box = QRectF(rec.x - w / 2, rec.y - geo.R - 12, w, 20)
+            p.setPen(QPen(QColor(0, 0, 0, 170), 1.2))
+            p.setBrush(QColor(colour or "#fff8e6"))
+            p.drawRoundedRect(box, 5, 5)
+            p.setPen(QColor("#ffffff" if colour else "#2b2416"))
+            p.drawText(box, Qt.AlignCenter, text)
+
+
 class RouteItem(QGraphicsItem):
     """Paths drawn through hex centres with an arrowhead: move previews, declared attacks, retreat paths."""
 
@@ -508,7 +551,7 @@ class RouteItem(QGraphicsItem):
                 p.setFont(f)
                 end = pts[-1]
                 w = max(46.0, 8.0 * len(caption))
-                box = QRectF(end.x() - w / 2, end.y() - geo.R * 1.05, w, 19)
+                box = QRectF(end.x() - w / 2, end.y() - geo.R - 14, w, 20)
                 p.setPen(QPen(QColor(0, 0, 0, 160), 1))
                 p.setBrush(QColor(255, 250, 235, 235))
                 p.drawRoundedRect(box, 4, 4)
@@ -613,6 +656,8 @@ class MapScene(QGraphicsScene):
         self.addItem(self.path)
         self.routes = RouteItem()
         self.addItem(self.routes)
+        self.badges = BadgeItem()
+        self.addItem(self.badges)
         self.selection = SelectionItem()
         self.addItem(self.selection)
         self.stacks: dict[str, StackItem] = {}
@@ -652,6 +697,7 @@ class MapScene(QGraphicsScene):
         self.targets.setVisible(self.layers.get("highlights", True))
         self.overlay.setVisible(self.layers.get("highlights", True))
         self.reach.setVisible(self.layers.get("highlights", True))
+        self.badges.setVisible(self.layers.get("highlights", True))
         self.board.invalidate()
 
     def select_hex(self, label: str | None) -> None:

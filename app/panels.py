@@ -159,13 +159,13 @@ class PromptBar(QFrame):
         self.buttons: list[QPushButton] = []
 
     def show_decision(self, d: Decision | None, *, enabled: bool = True, result: str = "", map_hint: str = "") -> None:
-        for b in self.buttons:
-            b.deleteLater()
         self.buttons = []
         while self.buttons_row.count():
             it = self.buttons_row.takeAt(0)
-            if it.widget():
-                it.widget().deleteLater()
+            w = it.widget()
+            if w is not None:
+                w.hide()            # gone at once, even before the event loop deletes it
+                w.deleteLater()
         if d is None:
             self.badge.set_side("either")
             self.badge.setText("Game over")

@@ -86,36 +86,78 @@ def main(argv: list[str] | None = None) -> int:
         qapp.processEvents()
         save(win.tabs.currentWidget(), name)
     win.tabs.setCurrentIndex(0)
-    if "odds" in ctl.query_names():
-        # an attack preview between the first pair of adjacent opposing stacks, if the set-up has one
-        st = ctl.state()
-        by_hex: dict[str, set[str]] = {}
-        for u in st.units.values():
-            rec = geo.rec_of(u.loc)
-            if rec is not None:
-                by_hex.setdefault(rec.label, set()).add(u.side)
-        pair = None
-        for lab, sides in sorted(by_hex.items()):
-            for n in geo.rec_of(lab).hex.neighbours():
-                other = by_hex.get(n.label, set())
-                if sides and other and sides.isdisjoint(other):
-                    pair = (lab, n.label)
-                    break
-            if pair:
-                break
-        if pair:
-            win.selected_hex = pair[0]
-            dlg = win.preview_attack(pair[1])
-            if dlg is not None:
-                save(dlg, "combat-dialog.png")
-        else:
-            print("combat dialog: skipped (no opposing stacks are adjacent in this set-up)")
-    else:
-        print("combat dialog: skipped (the engine registers no 'odds' query yet)")
+    win.close()
+    battle(qapp, tmp, args.out, shots)
     for p in shots:
         print(p.relative_to(ROOT) if p.is_relative_to(ROOT) else p)
-    win.close()
     return 0
+
+
+BATTLE = ROOT / "tests" / "fixtures" / "app_battle.toml"
+
+
+def battle(qapp, tmp: Path, out: Path, shots: list[Path]) -> None:
+    """A small battle played through the GUI's own code paths: the move preview, the odds preview on
+    the zoomed map, and the combat dialog mid-resolution (after the die roll, at the loss choice)."""
+    from PySide6.QtCore import Qt
+
+    from app.mainwindow import MainWindow
+
+    win = MainWindow()
+    win.resize(1680, 1020)
+    win.show()
+    ctl = win.ctl
+    ctl.new_game(tmp / "battle.dfd", str(BATTLE), seed=3)
+    ctl.hotseat = False
+    win.cover.hide()
+
+    def save(widget, name: str) -> None:
+        qapp.processEvents()
+        p = out / name
+        widget.grab().save(str(p))
+        shots.append(p)
+
+    def choose(text: str) -> None:
+        d = ctl.pending()
+        o = next(o for o in d.options if text in o.label)
+        win.choose_option(o)
+
+    choose("No (more) refits")
+    win.tabs.setCurrentIndex(0)
+    win.view.set_zoom(1.1)
+    win.view.centre_on_hex("C0704")
+    win.hex_clicked("C0702", None)
+    win._hovered("C0705")
+    save(win, "move-preview.png")
+    win.hex_clicked("C0705", None)                 # one-click move along the engine's route
+    choose("End the Movement Phase")
+    choose("End the Reaction Phase")
+    win.hex_clicked("C0705", None)
+    win.hex_clicked("C0706", None)                 # declare the attack on the highlighted hex
+    for i in range(win.overlay_list.count()):      # the odds overlay for the selected stack
+        it = win.overlay_list.item(i)
+        if it.data(Qt.UserRole) == "odds" and it.flags() & Qt.ItemIsEnabled:
+            it.setCheckState(Qt.Checked)
+    win.combat_dlg.hide()
+    win.view.set_zoom(1.6)
+    win.view.centre_on_hex("C0705")
+    win.selected_hex = "C0705"
+    win.scene.select_hex("C0705")
+    win._update_overlay()
+    save(win.view, "battle-odds.png")
+    choose("No more attacks")
+    d = ctl.pending()
+    for _ in range(6):
+        d = ctl.pending()
+        if d.kind == "combat_supply":
+            choose("Expend" if any("Expend" in o.label for o in d.options) else "No combat supply")
+        else:
+            break
+    win.refresh()
+    win.combat_dlg.resize(900, 900)
+    win.combat_dlg.show()
+    save(win.combat_dlg, "combat-dialog.png")
+    win.close()
 
 
 if __name__ == "__main__":
