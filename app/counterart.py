@@ -172,7 +172,23 @@ def _fit_font(p: QPainter, text: str, width: float, size: float, bold: bool = Tr
     w = p.fontMetrics().horizontalAdvance(text)
     if w > width and w > 0:
         f.setPixelSize(max(1, int(size * width / w)))
+        p.setFont(f)
     return f
+
+
+def _draw_fitted(p: QPainter, text: str, box: QRectF, size: float, align=Qt.AlignCenter, min_ratio: float = 0.62) -> None:
+    """Draw ``text`` in ``box``: shrunk to fit down to ``min_ratio`` of ``size``, then elided (long names)."""
+    f = QFont("DejaVu Sans Condensed")
+    f.setBold(True)
+    f.setPixelSize(max(1, int(size)))
+    p.setFont(f)
+    w = p.fontMetrics().horizontalAdvance(text)
+    if w > box.width() and w > 0:
+        f.setPixelSize(max(1, int(max(size * min_ratio, size * box.width() / w))))
+        p.setFont(f)
+        if p.fontMetrics().horizontalAdvance(text) > box.width():
+            text = p.fontMetrics().elidedText(text, Qt.ElideRight, int(box.width()))
+    p.drawText(box, align, text)
 
 
 def paint_counter(p: QPainter, rect: QRectF, face: Face, *, detail: float = 1.0, selected: bool = False) -> None:
@@ -199,9 +215,11 @@ def paint_counter(p: QPainter, rect: QRectF, face: Face, *, detail: float = 1.0,
     inner = rect.adjusted(s * 0.06, s * 0.04, -s * 0.06, -s * 0.04)
     # unit ID along the top
     p.setPen(ink)
-    _fit_font(p, face.title(), inner.width(), s * 0.2)
-    top = QRectF(inner.left(), inner.top(), inner.width(), s * 0.24)
-    p.drawText(top, Qt.AlignHCenter | Qt.AlignVCenter, face.title())
+    # the title keeps clear of the step pips (top right) and the reduced band (top left)
+    lpad = s * 0.22 if face.reduced else 0.0
+    rpad = s * 0.2 if face.max_steps == 2 else 0.0
+    top = QRectF(inner.left() + lpad, inner.top(), inner.width() - lpad - rpad, s * 0.24)
+    _draw_fitted(p, face.title(), top, s * 0.2, Qt.AlignHCenter | Qt.AlignVCenter, min_ratio=0.55)
     # the unit box with the NATO symbol
     kind = unit_type(c)
     box = QRectF(rect.center().x() - s * 0.3, rect.top() + s * 0.3, s * 0.6, s * 0.36)
@@ -231,12 +249,11 @@ def paint_counter(p: QPainter, rect: QRectF, face: Face, *, detail: float = 1.0,
     vals = face.values()
     if vals and detail >= 0.6:
         p.setPen(ink)
-        _fit_font(p, vals, inner.width(), s * 0.25)
-        p.drawText(QRectF(inner.left(), rect.bottom() - s * 0.33, inner.width(), s * 0.3), Qt.AlignCenter, vals)
+        _draw_fitted(p, vals, QRectF(inner.left(), rect.bottom() - s * 0.33, inner.width(), s * 0.3), s * 0.25, min_ratio=0.5)
     # step pips (top right): filled for every step left
     if face.max_steps == 2:
         for i in range(2):
-            r = QRectF(rect.right() - s * (0.14 + 0.11 * i), rect.top() + s * 0.06, s * 0.08, s * 0.08)
+            r = QRectF(rect.right() - s * (0.15 + 0.1 * i), rect.top() + s * 0.075, s * 0.075, s * 0.075)
             p.setPen(QPen(ink, s * 0.015))
             p.setBrush(ink if i < face.steps else Qt.NoBrush)
             p.drawEllipse(r)
