@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import copy
 import math
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QEasingCurve, QPointF, QRectF, QSize, Qt, QVariantAnimation, Signal
+from PySide6.QtCore import QEasingCurve, QPointF, QRectF, QSize, Qt, QTimer, QVariantAnimation, Signal
 from PySide6.QtGui import (
     QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPainterPathStroker, QPen, QPixmap, QPolygonF,
 )
@@ -32,6 +32,8 @@ LOD_VECTOR = 0.30      # below: the board comes from the cached overview image
 LOD_VALUES = 0.45      # counter values from this scale up
 OVERVIEW_SCALE = 0.3   # resolution of the cached overview image (pixels per scene unit)
 TILE_ROWS, TILE_COLS = 8, 12
+TILE_MAX_SCALE = 1.0                 # above this zoom the board is drawn directly (tile pixmaps cost more than they save)
+TILE_CACHE_BYTES = 192 * 1024 * 1024
 
 
 def _lod(painter: QPainter) -> float:
@@ -66,6 +68,10 @@ class BoardItem(QGraphicsItem):
         self._build()
         self._overview: QImage | None = None
         self._overview_key: tuple | None = None
+        self._tile_cache: OrderedDict[tuple, QPixmap] = OrderedDict()   # (tile, zoom bucket, layers) -> pixmap
+        self._tile_bytes = 0
+        self.cache_tiles = True
+        self.zooming = False
 
     # -------------------------------------------------------------- build once
     def _build(self) -> None:
@@ -158,12 +164,50 @@ class BoardItem(QGraphicsItem):
             p.drawImage(geo.extent(), img)
             self._paint_names(p, exposed, lod)
             return
-        p.setRenderHint(QPainter.Antialiasing, lod < 1.5)
-        self._paint_vector(p, exposed, lod)
+        if not self.cache_tiles or self.zooming or lod > TILE_MAX_SCALE:
+            p.setRenderHint(QPainter.Antialiasing, lod < 1.5)
+            self._paint_vector(p, exposed, lod)
+            return
+        # at rest, static layers come from per-tile pixmaps rendered at the exact zoom, so panning,
+        # hover fan-outs, selections and overlays only blit pixmaps; names stay live on top.  While a
+        # zoom is in progress (MapView.zooming) the vectors are drawn directly: no pixmap churn.
+        bucket = round(lod, 4)
+        p.setRenderHint(QPainter.SmoothPixmapTransform, False)
+        for i, t in enumerate(self.tiles):
+            if t.rect.intersects(exposed):
+                pm, src = self._tile_pixmap(i, t, bucket)
+                p.drawPixmap(src, pm, QRectF(pm.rect()))
+        self._paint_names(p, exposed, lod)
+        self._paint_sheet_titles(p, exposed, lod)
 
-    def _paint_vector(self, p: QPainter, exposed: QRectF, lod: float, *, overview: bool = False) -> None:
+    def _tile_pixmap(self, i: int, t: Tile, bucket: float) -> tuple[QPixmap, QRectF]:
+        m = geo.W * 0.75
+        src = t.rect.adjusted(-m, -m, m, m)
+        key = (i, bucket, tuple(sorted(self.layers.items())))
+        pm = self._tile_cache.get(key)
+        if pm is not None:
+            self._tile_cache.move_to_end(key)
+            return pm, src
+        pm = QPixmap(max(1, int(src.width() * bucket)), max(1, int(src.height() * bucket)))
+        pm.fill(Qt.transparent)
+        p = QPainter(pm)
+        p.setRenderHint(QPainter.Antialiasing, bucket < 1.5)
+        p.setRenderHint(QPainter.TextAntialiasing, True)
+        p.scale(bucket, bucket)
+        p.translate(-src.left(), -src.top())
+        self._paint_vector(p, src, bucket, only=[t], live=False)
+        p.end()
+        self._tile_cache[key] = pm
+        self._tile_bytes += pm.width() * pm.height() * 4
+        while self._tile_bytes > TILE_CACHE_BYTES and len(self._tile_cache) > 1:
+            _k, old = self._tile_cache.popitem(last=False)
+            self._tile_bytes -= old.width() * old.height() * 4
+        return pm, src
+
+    def _paint_vector(self, p: QPainter, exposed: QRectF, lod: float, *, overview: bool = False,
+                      only: list[Tile] | None = None, live: bool = True) -> None:
         L = self.layers
-        tiles = [t for t in self.tiles if t.rect.intersects(exposed)]
+        tiles = only if only is not None else [t for t in self.tiles if t.rect.intersects(exposed)]
         # sheets (paper) and terrain: hex fills abut, so no antialiasing (faster, and no seams)
         aa = p.testRenderHint(QPainter.Antialiasing)
         p.setRenderHint(QPainter.Antialiasing, False)
@@ -261,7 +305,7 @@ class BoardItem(QGraphicsItem):
                 for rec in t.recs:
                     if exposed.contains(rec.x, rec.y - geo.R * 0.6) or exposed.contains(rec.x, rec.y):
                         p.drawText(QRectF(rec.x - geo.W / 2, rec.y - geo.R * 0.88, geo.W, 14), Qt.AlignCenter, rec.label)
-        if not overview:
+        if not overview and live:
             self._paint_names(p, exposed, lod)
             self._paint_sheet_titles(p, exposed, lod)
 
@@ -363,7 +407,13 @@ class BoardItem(QGraphicsItem):
         return img
 
     def invalidate(self) -> None:
+        """Repaint; cached tiles and the overview are keyed by the layers, so a layer change re-renders them."""
         self._overview = None
+        self.update()
+
+    def drop_tile_cache(self) -> None:
+        self._tile_cache.clear()
+        self._tile_bytes = 0
         self.update()
 
 
@@ -716,7 +766,11 @@ class MapScene(QGraphicsScene):
         p = QPainter(img)
         p.setRenderHint(QPainter.Antialiasing, True)
         p.setRenderHint(QPainter.TextAntialiasing, True)
-        self.render(p, QRectF(img.rect()), rect)
+        cached, self.board.cache_tiles = self.board.cache_tiles, False   # a one-off: draw the vectors directly
+        try:
+            self.render(p, QRectF(img.rect()), rect)
+        finally:
+            self.board.cache_tiles = cached
         p.end()
         return img
 
@@ -743,6 +797,10 @@ class MapView(QGraphicsView):
         self._anim: QVariantAnimation | None = None
         self._last_hover = ""
         self.setToolTip("")
+        self._settle = QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(180)
+        self._settle.timeout.connect(self._zoom_settled)
 
     def scale_factor(self) -> float:
         return self.transform().m11()
@@ -751,8 +809,18 @@ class MapView(QGraphicsView):
         s = max(self.MIN_SCALE, min(self.MAX_SCALE, s))
         cur = self.scale_factor()
         if cur > 0 and abs(s - cur) > 1e-9:
+            board = self.scene().board if isinstance(self.scene(), MapScene) else None
+            if board is not None and self.isVisible():
+                board.zooming = True
+                self._settle.start()
             self.scale(s / cur, s / cur)
             self.zoomChanged.emit(s)
+
+    def _zoom_settled(self) -> None:
+        board = self.scene().board if isinstance(self.scene(), MapScene) else None
+        if board is not None and board.zooming:
+            board.zooming = False
+            self.viewport().update()
 
     def zoom_smooth(self, factor: float) -> None:
         """Animated zoom about the view centre (toolbar, keyboard)."""

@@ -78,21 +78,46 @@ def run() -> list[tuple[str, float, str, str]]:
         rows.append((f"map: full render at {scale:.0%} zoom", dt, "s", f"{img.width()}x{img.height()} px"))
 
     view = win.view
+    board = scene.board
     img = QImage(view.viewport().size(), QImage.Format_ARGB32_Premultiplied)
+
+    def frame() -> float:
+        t = time.perf_counter()
+        p = QPainter(img)
+        view.render(p)
+        p.end()
+        return time.perf_counter() - t
+
     for scale in (0.12, 0.5, 1.5):
         view.set_zoom(scale)
         view.centre_on_hex("C2331")
         qapp.processEvents()
+        board.zooming = False          # the zoom has settled (MapView's 180 ms timer)
+        board.cache_tiles = False
+        plain = sorted(frame() for _ in range(5))[2]
+        board.cache_tiles = True
+        board.drop_tile_cache()
+        cold = frame()
+        warm = sorted(frame() for _ in range(5))[2]
+        note = f"median of 5; {full.width():.0f}x{full.height():.0f} scene"
+        rows.append((f"view: repaint 1920x1080 at {scale:.0%} zoom, no tile cache", plain * 1000, "ms", note))
+        rows.append((f"view: repaint 1920x1080 at {scale:.0%} zoom, tile cache cold", cold * 1000, "ms", "first frame at this zoom"))
+        rows.append((f"view: repaint 1920x1080 at {scale:.0%} zoom, tile cache warm", warm * 1000, "ms", note))
+    # a zoom gesture: 24 frames (while zooming the board is drawn directly, with or without the tile cache) from 50 % to 150 % and back, as the wheel/animation drives it
+    steps = [0.5 * (3 ** (i / 11)) for i in range(12)]
+    for cached in (False, True):
+        board.cache_tiles = cached
+        board.drop_tile_cache()
+        view.set_zoom(0.5)
+        view.centre_on_hex("C2331")
         times = []
-        for _ in range(5):
-            t = time.perf_counter()
-            p = QPainter(img)
-            view.render(p)
-            p.end()
-            times.append(time.perf_counter() - t)
+        for z in steps + steps[::-1]:
+            view.set_zoom(z)
+            times.append(frame())
         times.sort()
-        rows.append((f"view: repaint 1920x1080 at {scale:.0%} zoom", times[len(times) // 2] * 1000, "ms",
-                     f"median of 5; {full.width():.0f}x{full.height():.0f} scene"))
+        rows.append((f"view: zoom gesture 50%->150%->50%, {'tile cache' if cached else 'no tile cache'}",
+                     sum(times) / len(times) * 1000, "ms", f"mean frame of 24; worst {times[-1] * 1000:.0f} ms"))
+    board.cache_tiles = True
     win.close()
     return rows
 
