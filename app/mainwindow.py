@@ -243,6 +243,9 @@ class MainWindow(QMainWindow):
         self.a_rules = self._act("Rules &browser", lambda: self.open_rule("1.0"), "Shift+F1")
         self.a_keys = self._act("&Keyboard shortcuts", self.show_shortcuts, "Ctrl+/")
         self.a_about = self._act("&About", self.about)
+        self.a_sound = self._act("&Sound", self._toggle_sound, None,
+                                 "A short system beep at hot-seat hand-overs and refusals (QtMultimedia is not in PySide6-Essentials)", True)
+        self.a_sound.setChecked(self.settings.sound)
         for i, key in enumerate(("F2", "F3", "F4", "F5")):
             self._act(f"Show tab {i + 1}", lambda _=False, i=i: self.tabs.setCurrentIndex(i), key)
 
@@ -309,6 +312,7 @@ class MainWindow(QMainWindow):
             g.addAction(a)
         g.addSeparator()
         g.addAction(self.a_hotseat)
+        g.addAction(self.a_sound)
         h = mb.addMenu("&Help")
         h.addAction(self.a_rule)
         h.addAction(self.a_rules)
@@ -830,7 +834,18 @@ class MainWindow(QMainWindow):
     def toggle_replay(self) -> None:
         self.ctl.set_replay(None if self.ctl.replaying else len(self.ctl.log()))
 
+    def _toggle_sound(self, on: bool) -> None:
+        self.settings.sound = bool(on)
+        self._save_settings()
+
+    def _beep(self) -> bool:
+        if self.settings.sound:
+            QApplication.beep()
+            return True
+        return False
+
     def _refused(self, reason: str, rule: str) -> None:
+        self._beep()
         self.prompt.show_refusal(reason, rule)
         self.status.showMessage(f"Refused: {reason} ({rule})", 10000)
 
@@ -840,6 +855,7 @@ class MainWindow(QMainWindow):
         ph = sequence.phase(st.phase)
         detail = f"GT {st.gt} · {ph.title}" + (f"\n{d.prompt}" if d else "")
         self.combat_dlg.hide()     # the other player must not see it either
+        self._beep()
         self.cover.present(side, detail)
 
     def _revealed(self, side: str) -> None:

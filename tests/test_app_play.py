@@ -237,3 +237,20 @@ def test_overrun_route_and_refused_move_show_the_rule(qtbot, win):
     ok = w.ctl.act(Action(kind="move", side="Axis", args={"units": [PZ], "path": ["C0703", "C0903"]}))
     assert not ok and len(w.ctl.log()) == n
     assert w.prompt.refusal.isVisible() and "13." in w.prompt.refusal.text()
+
+
+def test_sound_setting_persists_and_beeps_on_refusal(qtbot, win, monkeypatch):
+    from PySide6.QtWidgets import QApplication
+
+    from app.settings import Settings
+    from core.decisions import Action
+
+    beeps: list[int] = []
+    monkeypatch.setattr(QApplication, "beep", staticmethod(lambda: beeps.append(1)))
+    assert not win.a_sound.isChecked()
+    win.ctl.act(Action(kind="move", side="Axis", args={"units": [PZ], "path": ["C2331"]}))
+    assert beeps == []
+    win.a_sound.trigger()
+    assert Settings.load().sound is True
+    win.ctl.act(Action(kind="move", side="Axis", args={"units": [PZ], "path": ["C2331"]}))
+    assert beeps == [1]
