@@ -34,8 +34,8 @@ def test_14_5_defender_example_groups_qw_qm_m_one_step_attacker_picks_2_arm():
     st = make_state([
         ("GR-1Greek", ALLIED, "C1010", 2),
         ("UK-2Arm", ALLIED, "C1010", 2),
-        # 14.5: "7 Motor (morale 1)"; resources/counters prints morale 2 (reported), the example's value is used
-        ("UK-7Motor", ALLIED, "C1010", 2, {"flags": {"values": {"morale": 1}}}),
+        # 14.5: "7 Motor (morale 1)" - the counter data now prints 1 (ruling R-C-7MOTOR)
+        ("UK-7Motor", ALLIED, "C1010", 2),
         ("AL-Dump#1", ALLIED, "C1010"),
         ("IT-16Pistoia", AXIS, "C1011", 2, {"flags": {"values": {"cf": 45}}}),
         ("AX-Dump#1", AXIS, "C1011"),
@@ -197,7 +197,7 @@ def test_eop_italian_attack_15_to_3_unsupplied_3_lt_arm_e_destroyed_box():
         ("UK-2SG", ALLIED, "C0803", 2), ("AL-Dump#1", ALLIED, "C0803"),
         ("IT-132Ariete", AXIS, "C0705", 2), ("IT-Nizza", AXIS, "C0705", 1),
         # the EoP gives no artillery shift; resources/counters gives 132 Cel artillery 1 (reported)
-        ("IT-132Cel", AXIS, "C0705", 1, {"flags": {"values": {"art": 0}}}), ("IT-8Ber", AXIS, "C0705", 1),
+        ("IT-132Cel", AXIS, "C0705", 1), ("IT-8Ber", AXIS, "C0705", 1),
         ("AX-Dump#1", AXIS, "C0706"),
     ], surprise=True, first=AXIS, phase=14)
     atts = ["IT-132Ariete", "IT-Nizza", "IT-132Cel", "IT-8Ber"]

@@ -50,12 +50,12 @@ def test_15_9_standard_infantry_halved_in_desert_unless_stacked_with_non_infantr
 
 
 def test_15_1_only_one_attacking_artillery_unit_except_deliberate():
-    st = make_state([("UK-2Arm", ALLIED, "C0803", 2), ("IT-132Cel", AXIS, "C0802", 1), ("IT-131Cel", AXIS, "C0802", 1)])
-    v = combat.combat_view(st, AXIS, ["IT-132Cel", "IT-131Cel"], ["C0803"], "regular")
+    st = make_state([("UK-2Arm", ALLIED, "C0803", 2), ("IT-131Cel", AXIS, "C0802", 1), ("IT-3Cel", AXIS, "C0802", 1)])
+    v = combat.combat_view(st, AXIS, ["IT-131Cel", "IT-3Cel"], ["C0803"], "regular")
     assert su.artillery_shifts(st, v, True)[0] == 1
-    v = combat.combat_view(st, AXIS, ["IT-132Cel", "IT-131Cel"], ["C0803"], "deliberate")
-    assert su.artillery_shifts(st, v, True, ["IT-132Cel"])[0] == 2
-    v = combat.combat_view(st, AXIS, ["IT-132Cel", "IT-131Cel"], ["C0803"], "regular", {"att_supplied": {"IT-132Cel": False, "IT-131Cel": False}})
+    v = combat.combat_view(st, AXIS, ["IT-131Cel", "IT-3Cel"], ["C0803"], "deliberate")
+    assert su.artillery_shifts(st, v, True, ["IT-3Cel"])[0] == 2
+    v = combat.combat_view(st, AXIS, ["IT-131Cel", "IT-3Cel"], ["C0803"], "regular", {"att_supplied": {"IT-131Cel": False, "IT-3Cel": False}})
     assert su.artillery_shifts(st, v, True)[0] == 0
 
 

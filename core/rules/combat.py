@@ -177,15 +177,32 @@ def has_line(st: GameState, uid: str, kind: str) -> bool:
 
 
 def dump_reaches(st: GameState, dump: str, label: str) -> bool:
-    """12.6.1: a dump gives combat supply to one hex with an LOS to it (7 MMP, 12.4.1; ruling
-    R-C-DUMP-REACH: a hex within 7 MMP of mobile movement of the dump, approximated by 3 hexes
-    when the supply lines cannot be traced)."""
+    """12.6.1: a dump gives combat supply to one hex with an LOS to it: 7 MMP (3 if the dump is
+    disrupted, 8.2.1) traced from the dump as a motorised unit would move, never through enemy units
+    or EZOC not negated by friendly units, and never extended by an MSU (12.4.1; ruling R-C-DUMP-REACH).
+    12.4.1 Exception: a hex of non-motorised units only may draw it from an adjacent hex on the line."""
     d, h = hex_of(st.units[dump].loc), hex_of(label)
     if d is None or h is None:
         return False
     if d == h:
         return True
-    return d.distance(h) <= 3 and not in_ezoc(st, st.units[dump].side, label) or d.distance(h) <= 1
+    reach = _dump_reach(st, dump)
+    if h in reach:
+        return True
+    side = st.units[dump].side
+    ours = [u for u in st.units_at(label) if u.side == side and info(st, u.id).is_combat]
+    if ours and not any(info(st, u.id).motorized for u in ours):
+        return any(n in reach and all(can_enter(st, u.id, n.label, label) for u in ours)
+                   for n in h.neighbours() if gmap().on_grid(n))
+    return False
+
+
+def _dump_reach(st: GameState, dump: str) -> set[Hex]:
+    from core.rules import supply, tec
+
+    u = st.units[dump]
+    rng = supply.dump_range(u) if hasattr(supply, "dump_range") else (3 if u.disrupted else 7) * tec.EIGHTH
+    return supply._los_from(st, u.side, hex_of(u.loc), rng, gmap())
 
 
 def supply_type(st: GameState, uid: str) -> str:
@@ -222,26 +239,55 @@ def air_ok_in(st: GameState, label: str) -> bool:
     return not ghibli_hex(st, label)
 
 
-def winter_hex(st: GameState, label: str, attacker_hexes: Iterable[str] = ()) -> bool:
-    """21.1: winter hexes (Map A all; Map C mountains and wadi hexsides; Map T north of the winter line)."""
-    if not st.vars.get("weather_rules", True) or not calendar.is_winter(st.gt):
+def winter_area(st: GameState, label: str) -> bool:
+    """21.1: the winter areas (Map A all; Map C mountain hexes; Map T north of the winter line), in any month."""
+    h = hex_of(label)
+    if h is None:
         return False
     letter = label[:1]
     if letter == "A":
         return True
     if letter == "C":
-        return is_mountain(label) or any("wadi" in hexside(a, label) for a in attacker_hexes)
+        return is_mountain(label)
     if letter == "T":
-        return label in set(st.vars.get("winter_line_hexes", ())) or bool(st.vars.get("winter_all_T"))
+        if label in set(st.vars.get("winter_line_hexes", ())) or st.vars.get("winter_all_T"):
+            return True
+        try:
+            from core import mapdata
+
+            return mapdata.load().winter_area(h)
+        except Exception:  # noqa: BLE001 - hexes outside the printed map data
+            return False
     return False
 
 
-def ghibli_hex(st: GameState, label: str) -> bool:
-    """21.2: Ghiblis affect all desert and rough hexes outside the winter areas."""
-    if not st.ghibli:
+def winter_hex(st: GameState, label: str, attacker_hexes: Iterable[str] = ()) -> bool:
+    """21.1.1: an attack into a winter hex, or across a wadi hexside in a winter area (Map C), during the
+    winter months, with the optional weather rules in use (``vars["weather_rules"]``, default on)."""
+    if not st.vars.get("weather_rules", True) or not calendar.is_winter(st.gt):
         return False
+    if winter_area(st, label):
+        return True
+    return label[:1] == "C" and any("wadi" in hexside(a, label) for a in attacker_hexes)
+
+
+def ghibli_hex(st: GameState, label: str) -> bool:
+    """21.2 / 6.3: Ghiblis affect desert and rough hexes outside the winter areas (not Map A, not Map T
+    north of the temperate line, not Map C mountains)."""
+    if not st.ghibli or not st.vars.get("weather_rules", True):
+        return False
+    if label[:1] == "A" or winter_area(st, label):
+        return False
+    if label[:1] == "T":
+        try:
+            from core import mapdata
+
+            if mapdata.load().temperate(hex_of(label)):
+                return False
+        except Exception:  # noqa: BLE001
+            pass
     t = terrain(label)
-    return bool(t & {"desert", "rough"}) and not winter_hex(st, label)
+    return bool(t & {"desert", "rough"})
 
 
 # =========================================================================== pure: CRT reading
@@ -355,6 +401,8 @@ def combat_view(st: GameState, attacker_side: str, attackers: list[str], hexes: 
     data = data or {}
     defenders = sorted(u.id for h in hexes for u in st.units_at(h)
                        if u.side != attacker_side and info(st, u.id).is_combat)
+    if data.get("only_defenders") is not None:      # 15.3 recon superiority: one part of the stack
+        defenders = [u for u in defenders if u in set(data["only_defenders"])]
     tag = phase_tag(st)
     across = {}
     for a in attackers:
@@ -378,6 +426,7 @@ def combat_view(st: GameState, attacker_side: str, attackers: list[str], hexes: 
         fort_in_hex={h: fl for h in set(hexes) | {st.units[u].loc for u in attackers + defenders}
                      if (fl := fort_level(st, h)) is not None},
         across=across,
+        airfields=dict(data.get("airfields") or {}),
     )
 
 
@@ -385,12 +434,124 @@ def phase_tag(st: GameState) -> str:
     return f"{st.gt}.{st.phase}"
 
 
-def air_shift(st: GameState, air: str, label: str) -> int:
+#: 19.1.1 / 19.1.2: maps adjoining each map on the board (layout in docs/maps; ruling R-C-AIR-AREA)
+MAP_ADJ = {"A": "T", "T": "AL", "L": "TS", "S": "LC", "C": "SW", "W": "C"}
+AIR_BOX_SUFFIX = ("Superiority", "AvailableNextTurn", "AvailableNext")
+
+
+def air_box(st: GameState, air: str) -> str | None:
+    """The holding box name an air unit flies from (19.1), None if it is not in one that can fly
+    ground support (the Air Superiority and Available Next Turn boxes cannot)."""
+    u = st.units[air]
+    loc = u.loc
+    if not loc.startswith("box:") or any(x in loc for x in AIR_BOX_SUFFIX):
+        return None
+    try:
+        from core.rules import air as air_rules
+
+        name = air_rules.holding_boxes(u.side).get(loc)
+        if name:
+            return name
+    except ImportError:  # pragma: no cover
+        pass
+    if loc.startswith("box:Air:"):
+        return loc.split(":")[-1]      # test states and older data: box:Air:<Side>:<Box>
+    return None
+
+
+def _base_maps(st: GameState, side: str) -> set[str]:
+    """Maps holding a friendly supplied (not OGS, not captured) base (19.1.1, 19.1.2 b)."""
+    out = set()
+    for u in st.units.values():
+        if u.side == side and supply_type(st, u.id) == "base" and not u.ogs and not u.captured and hex_of(u.loc):
+            out.add(u.loc[:1])
+    return out
+
+
+def air_area_ok(st: GameState, air: str, label: str) -> bool:
+    """19.5 / 19.1: whether ``label`` is within the area of operations of the air unit's holding box.
+
+    Axis North Africa: Maps L, S, C, W containing, or adjacent to a map containing, a friendly supplied
+    base; Sicily: Map T; Crete: Maps C and W.  Allied North Africa: Maps C and W (short range: with
+    the base condition), long range any map; Torch: Maps A and T (long range any map); NRV: Map W
+    within 10 hexes of the east edge (columns 25-34); Malta: no ground support.  A box the rules do
+    not name (test data) is not restricted."""
+    box = air_box(st, air)
+    if box is None or hex_of(label) is None:
+        return False
+    u = st.units[air]
+    m = label[:1]
+    long_range = _counter_field(air, "range") == "L"
+    near_base = any(b == m or b in MAP_ADJ.get(m, "") for b in _base_maps(st, u.side))
+    if u.side == "Axis":
+        if box == "NorthAfrica":
+            return m in "LSCW" and near_base
+        if box == "Sicily":
+            return m == "T"
+        if box == "Crete":
+            return m in "CW"
+        return box not in ("Malta", "NRV", "Torch")
+    if box == "NorthAfrica":
+        return long_range or (m in "CW" and near_base)
+    if box == "Torch":
+        return long_range or m in "AT"
+    if box == "NRV":
+        return m == "W" and int(label[-2:]) >= 25
+    if box == "Malta":
+        return False
+    return True
+
+
+def _counter_field(uid: str, name: str) -> Any:
+    from core.counters import all_counters, resolve
+
+    c = all_counters().get(resolve(uid.split("#")[0]) or uid.split("#")[0])
+    return getattr(c, name, None) if c is not None else None
+
+
+def friendly_airfields(st: GameState, side: str) -> list[str]:
+    """19.5: friendly, supplied and not disrupted airfields (19.1.3): the map's airfields controlled by
+    ``side`` (2.2.2; else occupied by its units only), with an LOS (12.4), not disrupted
+    (``vars["airfields_disrupted"]``, 16.4, 8.2.1).  ``vars["airfields"][side]`` (scenario or test
+    data) lists extra ones."""
+    out = list(st.vars.get("airfields", {}).get(side, []))
+    try:
+        from core import mapdata
+
+        fields = [h for h in mapdata.load().airfields()]
+    except Exception:  # noqa: BLE001 - no map data
+        return out
+    disrupted = st.vars.get("airfields_disrupted", {})
+    cand = []
+    for h in fields:
+        lab = h.label
+        if lab in disrupted:
+            continue
+        owner = st.control.get(lab)
+        if owner is None:
+            occ = {v.side for v in st.units_at(lab) if info(st, v.id).kind in ("combat", "supply")}
+            owner = next(iter(occ)) if len(occ) == 1 else None
+        if owner == side:
+            cand.append(h)
+    if cand:
+        try:
+            from core.rules import supply
+
+            lines = supply.supply_lines(st, side)
+            out += [h.label for h in cand if h in lines.los]
+        except Exception:  # noqa: BLE001 - the supply rules cannot trace on this map
+            out += [h.label for h in cand]
+    return sorted(set(out))
+
+
+def air_shift(st: GameState, air: str, label: str, fields: Iterable[str] | None = None) -> int:
     """19.5: the ground support rating, +1 within 10 hexes of a friendly supplied undisrupted airfield."""
     i = info(st, air)
     bonus = 0
     h = hex_of(label)
-    for lab in st.vars.get("airfields", {}).get(st.units[air].side, []):
+    if fields is None:
+        fields = friendly_airfields(st, st.units[air].side)
+    for lab in fields:
         a = hex_of(lab)
         if a is not None and h is not None and a.distance(h) <= 10:
             bonus = 1
@@ -419,8 +580,9 @@ def support_shifts(st: GameState, view: CombatView, attacking: bool, deliberate_
     if n:
         out.append((n, "; ".join(why)))
     label = view.hexes[0] if view.hexes else ""
+    fields = view.airfields.get("att" if attacking else "def") if view.airfields else None
     for a in (view.att_air if attacking else view.def_air):
-        out.append((air_shift(st, a, label), f"air ground support {a} (19.5)"))
+        out.append((air_shift(st, a, label, fields), f"air ground support {a} (19.5)"))
     for f in (view.att_fleet if attacking else view.def_fleet):
         out.append((1, f"naval ground support {f} (20.4.2)"))
     return out

@@ -160,6 +160,7 @@ class CombatView:
     desert: dict[str, bool] = field(default_factory=dict)           # hex -> is a desert hex (15.9)
     fort_in_hex: dict[str, int] = field(default_factory=dict)       # hex -> fort level (15.9 support)
     across: dict[str, frozenset[str]] = field(default_factory=dict)  # attacker -> hexside terrain crossed
+    airfields: dict[str, list[str]] = field(default_factory=dict)   # "att"/"def" -> friendly airfields (19.5)
 
     @property
     def mobile_battle(self) -> bool:
