@@ -146,8 +146,20 @@ def _cmd_autoplay(args: argparse.Namespace) -> int:
     out = args.output or f"autoplay-{args.scenario}-{args.seed}.dfd"
     g = Game.new(out, args.scenario, args.seed, overwrite=True)
     n = 0
+    from core.decisions import IllegalAction
+
     while (d := g.engine.pending()) is not None and n < args.max_decisions:
-        g.act(bot.choose(d))
+        action = bot.choose(d)
+        try:
+            g.act(action)
+        except IllegalAction as exc:
+            # every offered option must be legal: a refusal here is an engine bug, reported with its context
+            print(f"dfd: engine error at GT {g.state.gt} phase {g.state.phase}: the {d.kind} decision offered "
+                  f"{action} but refused it: {exc}", file=sys.stderr)
+            print(json.dumps({"result": {"winner": None, "level": "error", "text": str(exc)}, "gt": g.state.gt,
+                              "decisions": n, "hash": g.engine.hash(), "file": str(out)}))
+            g.close()
+            return 3
         n += 1
         if args.verbose and n % 500 == 0:
             print(f"... {n} decisions, GT {g.state.gt} phase {g.state.phase}", file=sys.stderr)
