@@ -236,7 +236,8 @@ def test_eop_mobile_battle_23_vs_3_at_doubled_then_halved_air_shift_column_18():
     st = make_state(rows + [
         ("UK-2SG", ALLIED, "C0803", 2, {"flags": {"loc": False}}), ("AL-Dump#1", ALLIED, "C0803"),
         ("AX-Dump#1", AXIS, "C0802"),
-        ("GE-FFAfrika", AXIS, "box:Air:Axis:NorthAfrica", 1),
+        ("GE-FFAfrika", AXIS, "box:AirNA:Axis", 1),
+        ("AX-Base#1", AXIS, "C0701"),            # 26.1 El Agheila: the base that puts Map C in the area (19.1.1)
         ("AL-Dump#2", ALLIED, "C1407"),
     ], surprise=True, first=AXIS, phase=14)
     eng, fr = start(st, ScriptedDice([5, 3, 6, 2]), attackers=atts, hex="C0803", form="mobile")
@@ -254,6 +255,9 @@ def test_eop_mobile_battle_23_vs_3_at_doubled_then_halved_air_shift_column_18():
     for u in atts:                                            # 9) all attacking units advance
         act(eng, "advance", AXIS, unit=u)
     act(eng, "battlefield_supply", AXIS, attempt=False)
+    d = eng.pending()                                         # 10) exploitation (14.9.3)
+    assert d.kind == "combat_exploit" and d.context["rma"]["GE-5Pz"] == 8   # 22 / 4 = 6 + 2 (Kasta, 15.6)
+    act(eng, "exploit_done", AXIS)
     assert eng.pending() is None
     assert all(eng.state.units[u].loc == "C0803" for u in atts)
     assert eng.state.units["GE-FFAfrika"].loc == "track:TRT:11"   # 19.3: 9 -> next GT box
@@ -278,7 +282,7 @@ def test_odds_query_previews_without_rolling_eop_mobile_battle():
     o = eng.query("odds", attackers=atts, hex="C0803", form="mobile", att_air=["GE-FFAfrika"],
                   at_targets={"UK-2SG": "GE-5Pz"}) if "GE-FFAfrika" in eng.state.units else None
     assert o is None
-    eng.state.units["GE-FFAfrika"] = eng.state.units["GE-Kasta"].__class__(id="GE-FFAfrika", side=AXIS, loc="box:Air:Axis:NorthAfrica")
+    eng.state.units["GE-FFAfrika"] = eng.state.units["GE-Kasta"].__class__(id="GE-FFAfrika", side=AXIS, loc="box:AirNA:Axis")
     o = eng.query("odds", attackers=atts, hex="C0803", form="mobile", att_air=["GE-FFAfrika"],
                   at_targets={"UK-2SG": "GE-5Pz"})
     assert eng.state.dice_drawn == before

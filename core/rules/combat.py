@@ -342,7 +342,7 @@ def legal_loss_picks(st: GameState, pool: list[str], hit: list[str], remaining: 
     * the opposing player picks the first step and may not pick a division when only one step is
       required and a non-divisional unit is in the pool (15.10); the owner may.
     """
-    alive = [u for u in pool if u in st.units and hex_of(st.units[u].loc) is not None]
+    alive = [u for u in pool if u in st.units and not gone(st, u)]
     if not alive or remaining <= 0:
         return []
     fresh = [u for u in alive if u not in hit]
@@ -352,6 +352,12 @@ def legal_loss_picks(st: GameState, pool: list[str], hit: list[str], remaining: 
         if nondiv:
             cands = nondiv
     return sorted(cands)
+
+
+def gone(st: GameState, uid: str) -> bool:
+    """Eliminated (8.3: in the Refit or Destroyed Box) or removed from play."""
+    u = st.units.get(uid)
+    return u is None or u.loc.startswith(("box:Refit", "box:Destroyed")) or u.loc.startswith("removed")
 
 
 def retreat_bounds(code: str, in_obstructed: bool) -> tuple[int, int]:
@@ -559,6 +565,57 @@ def air_shift(st: GameState, air: str, label: str, fields: Iterable[str] | None 
     return i.gs + bonus
 
 
+FLEET_MAPS = {"UK-MedFleet": "WC", "UK-ForceH": "AT", "UK-MaltaFleet": ""}   # 20.4.2
+COASTAL_MISSIONS_BOX = "box:CoastalMissions"
+
+
+def coastal(label: str) -> bool:
+    """20.4.2: a coastal hex (a land hex next to the sea, or a port)."""
+    h = hex_of(label)
+    if h is None:
+        return False
+    gm = gmap()
+    if h in gm.ports or any("sea" in gm.terrain.get(n, frozenset()) for n in h.neighbours()):
+        return True
+    if gm.source == "synthetic":
+        return False
+    try:
+        from core import mapdata
+
+        return mapdata.load().is_coastal(h)
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def fleet_support_units(st: GameState, side: str, label: str) -> list[str]:
+    """20.4.2 Ground Unit Support: fleets allocated to coastal missions (in the Coastal Missions Box,
+    or ``flags["coastal_mission"]``), not hit or in port after a mission (19.3), on their maps (Med:
+    W and C; Force H: A and T; Malta never), one ground support mission each impulse (ruling
+    R-C-FLEET: each Combat Phase), for or against a defender on a coastal hex."""
+    if not coastal(label):
+        return []
+    out = []
+    for u in sorted(st.units.values(), key=lambda x: x.id):
+        if u.side != side or info(st, u.id).kind != "fleet":
+            continue
+        if not (u.loc == COASTAL_MISSIONS_BOX or u.flags.get("coastal_mission")):
+            continue
+        if u.flags.get("in_port") or u.flags.get("hit") or u.flags.get("support_used") == phase_tag(st):
+            continue
+        base = u.id.split("#")[0]
+        maps = FLEET_MAPS.get(base, FLEET_MAPS.get(_canon(base), None))
+        if maps is not None and label[:1] not in maps:
+            continue
+        out.append(u.id)
+    return out
+
+
+def _canon(uid: str) -> str:
+    from core.counters import resolve
+
+    return resolve(uid) or uid
+
+
 def general_shifts(st: GameState, attacker_side: str, view: CombatView) -> list[tuple[int, str]]:
     """Shifts that move the column for both sides' results: surprise (6.2), US inexperience (ALC-25)."""
     out: list[tuple[int, str]] = []
@@ -737,10 +794,17 @@ def check_declaration(st: GameState, side: str, combats: list[dict[str, Any]], n
     attackers = sorted(set(new.get("attackers") or []))
     hexes = sorted(set(new.get("hexes") or ([new["hex"]] if new.get("hex") else [])))
     form = new.get("form", "regular")
-    if form not in ("regular", "mobile", "deliberate"):
-        raise IllegalAction(f"{form!r} is not a form of combat declared in the Combat Phase (regular, mobile, deliberate)", "14.9")
+    if form not in ("regular", "mobile", "deliberate", "amphibious"):
+        raise IllegalAction(f"{form!r} is not a form of combat declared in the Combat Phase (regular, mobile, "
+                            "deliberate, amphibious)", "14.9")
     if not attackers or not hexes:
         raise IllegalAction("a combat needs attacking units and a defending hex", "14.2")
+    from core.rules import combat_forms
+
+    if form == "amphibious":
+        combat_forms.check_amphibious(st, side, combats, attackers, hexes)
+        return {"attackers": attackers, "hexes": hexes, "form": form, "target": None}
+    recon = bool(new.get("recon"))
     target = None
     for c in combats:
         if set(hexes) & set(c["hexes"]) or set(attackers) & set(c["attackers"]):
@@ -791,10 +855,11 @@ def check_declaration(st: GameState, side: str, combats: list[dict[str, Any]], n
                                     "unit with a non-parenthesised factor", "14.2")
     if sum(info(st, u).cf for u in merged_att if info(st, u).real_cf) <= 0:
         raise IllegalAction("an attacking force with a total combat factor of zero cannot attack", "14.3")
-    from core.rules import combat_forms
-
     combat_forms.check_form(st, side, merged_att, merged_hex, form)
-    return {"attackers": merged_att, "hexes": merged_hex, "form": form, "target": target}
+    recon = recon or bool(target and target.get("recon"))
+    if recon:
+        combat_forms.check_recon_split(st, side, merged_att, merged_hex)
+    return {"attackers": merged_att, "hexes": merged_hex, "form": form, "target": target, "recon": recon}
 
 
 def c_done(combats: list[dict[str, Any]], u: str) -> bool:
@@ -847,6 +912,14 @@ def declare_options(st: GameState, side: str, combats: list[dict[str, Any]]) -> 
                 label = f"{form.title() + ' battle: ' if form != 'regular' else ''}attack {h} with {', '.join(req['attackers'])} ({loc})"
                 opts.append(Option(action=Action(kind="declare", side=side, args={
                     "attackers": req["attackers"], "hexes": [h], "form": form}), label=label))
+                if form == "regular" and not any(h in c["hexes"] for c in combats):
+                    try:
+                        check_declaration(st, side, combats, req | {"recon": True})
+                    except IllegalAction:
+                        continue
+                    opts.append(Option(action=Action(kind="declare", side=side, args={
+                        "attackers": req["attackers"], "hexes": [h], "form": form, "recon": True}),
+                        label=f"Recon superiority: attack the stack in {h} twice with {', '.join(req['attackers'])} (15.3)"))
     for k, c in enumerate(combats):
         for h in sorted({n for a in c["attackers"] for n in enemy_hexes_adjacent(st, side, st.units[a].loc)} - set(c["hexes"])):
             try:
@@ -858,7 +931,15 @@ def declare_options(st: GameState, side: str, combats: list[dict[str, Any]]) -> 
                 label=f"Extend combat {k + 1} to {h}"))
         opts.append(Option(action=Action(kind="cancel", side=side, args={"combat": k}),
                            label=f"Cancel combat {k + 1} ({', '.join(c['hexes'])})"))
+    from core.rules import combat_forms
+
+    opts += combat_forms.amphibious_options(st, side, combats)
     return opts
+
+
+def attacked_hexes(combats: list[dict[str, Any]]) -> list[str]:
+    """Every hex declared attacked this Combat Phase (15.1 defensive artillery)."""
+    return sorted({h for c in combats for h in c["hexes"]})
 
 
 @procedure("combat_phase")
@@ -883,6 +964,10 @@ class CombatPhase(Procedure):
                             prompt="Declare all attacks before resolving any (14.0)" + (f"; still required: {unmet[0]}" if unmet else ""),
                             rule="14.0; 14.2", options=tuple(opts), free_kinds=("declare", "done"),
                             context={"combats": combats, "required": unmet})
+        if stage == "order" and d.get("recon"):
+            from core.rules import combat_forms
+
+            return combat_forms.recon_decide(eng, frame)
         if stage == "order":
             left = [k for k, c in enumerate(combats) if not c.get("resolved")]
             if not left:
@@ -902,8 +987,11 @@ class CombatPhase(Procedure):
     def _start(self, eng: Engine, frame: Frame, k: int) -> None:
         c = frame.data["combats"][k]
         c["resolving"] = True
+        if c.get("recon"):
+            frame.data["recon"] = {"k": k, "stage": "split"}
+            return
         eng.push("resolve_combat", attackers=list(c["attackers"]), hexes=list(c["hexes"]), form=c["form"],
-                 side=frame.data["side"], index=k)
+                 side=frame.data["side"], index=k, attacked_hexes=attacked_hexes(frame.data["combats"]))
 
     def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
         st = eng.state
@@ -914,8 +1002,11 @@ class CombatPhase(Procedure):
             got = check_declaration(st, side, combats, dict(action.args))
             if got["target"] is not None:
                 got["target"].update(attackers=got["attackers"], hexes=got["hexes"], form=got["form"])
+                if got.get("recon"):
+                    got["target"]["recon"] = True
             else:
-                combats.append({"attackers": got["attackers"], "hexes": got["hexes"], "form": got["form"]})
+                combats.append({"attackers": got["attackers"], "hexes": got["hexes"], "form": got["form"]}
+                               | ({"recon": True} if got.get("recon") else {}))
             eng.say(f"{side} declares a {got['form']} attack on {', '.join(got['hexes'])} with {', '.join(got['attackers'])} (14.0)")
             return
         if action.kind == "cancel":
@@ -930,6 +1021,11 @@ class CombatPhase(Procedure):
                 raise IllegalAction(unmet[0], "14.2")
             d["stage"] = "order"
             return
+        if action.kind in ("recon_split", "recon_assign"):
+            from core.rules import combat_forms
+
+            combat_forms.recon_apply(eng, frame, action)
+            return
         if action.kind == "resolve":
             k = int(action.args.get("combat", -1))
             if not 0 <= k < len(combats) or combats[k].get("resolved"):
@@ -939,6 +1035,11 @@ class CombatPhase(Procedure):
         super().apply(eng, frame, action)
 
     def resume(self, eng: Engine, frame: Frame, child: Frame) -> None:
+        if child.proc == "resolve_combat" and child.data.get("recon_part"):
+            from core.rules import combat_forms
+
+            combat_forms.recon_resume(eng, frame, child)
+            return
         if child.proc == "resolve_combat":
             k = child.data.get("index")
             if k is not None:
@@ -986,6 +1087,8 @@ class ResolveCombat(Procedure):
         d.setdefault("side", st.units[attackers[0]].side if attackers else eng.phasing_side())
         side = d["side"]
         d["defenders"] = sorted(u.id for h in hexes for u in st.units_at(h) if u.side != side and info(st, u.id).is_combat)
+        if d.get("only_defenders") is not None:   # 15.3: one part of a split stack
+            d["defenders"] = [u for u in d["defenders"] if u in set(d["only_defenders"])]
         d["origin"] = {u: st.units[u].loc for u in attackers + d["defenders"]}
         d["initial_steps"] = {u: st.units[u].steps for u in attackers + d["defenders"]}
         d["stage"] = "air_att"
@@ -1027,14 +1130,22 @@ class ResolveCombat(Procedure):
         if stage == "air_def":
             opts = self._support_options(eng, d, enemy, attacking=False)
             if not opts:
-                d["stage"] = "supply_att"
+                d["stage"] = "def_art"
                 return CONTINUE
             opts.append(Option(action=Action(kind="support_done", side=enemy), label="No (more) support"))
             return Decision(side=enemy, kind="combat_support", prompt="Commit defensive air (max 1) / naval support (19.5, 20.4.2)",
                             rule="19.5; 20.4.2", options=tuple(opts), context=self._ctx(d))
+        if stage == "def_art":
+            opts = self._def_art_options(eng, d) if not d.get("def_art_done") else []
+            if not opts:
+                d["stage"] = "supply_att" if d["form"] not in ("overrun", "amphibious") else "at_def"
+                return CONTINUE
+            return Decision(side=enemy, kind="combat_def_artillery",
+                            prompt="Assign defensive artillery from adjacent hexes not attacked this phase (15.1; 14.1)",
+                            rule="15.1", options=tuple(opts), context=self._ctx(d))
         if stage in ("supply_att", "supply_def"):
             who = side if stage == "supply_att" else enemy
-            units = d["attackers"] if stage == "supply_att" else d["defenders"]
+            units = d["attackers"] if stage == "supply_att" else d["defenders"] + list(d.get("def_art", []))
             key = "att_supplied" if stage == "supply_att" else "def_supplied"
             # garrisons are always supplied (15.8)
             for u in units:
@@ -1080,8 +1191,8 @@ class ResolveCombat(Procedure):
             if not [u for u in d["attackers"] if u in st.units and hex_of(st.units[u].loc) is not None]:
                 d["stage"] = "finish"
                 return CONTINUE
-            if not any(st.units_at(h) for h in d["hexes"]):
-                d["stage"] = "finish"
+            if not any(st.units_at(h) for h in d["hexes"]) and d["form"] != "amphibious":
+                d["stage"] = "finish"      # (15.4: an unoccupied landing hex defends with 1)
                 return CONTINUE
             v = self.view(eng, d)
             red, _ = su.line_reductions(st, v)
@@ -1107,7 +1218,7 @@ class ResolveCombat(Procedure):
                 name = info(st, u).name or u
                 opts = [Option(action=Action(kind="morale_choice", side=who, args={"unit": u, "choice": "check"}),
                                label=f"{name}: take the morale check (fail: disrupted)")]
-                if not (stage == "m_def" and obstructed(st, st.units[u].loc)):
+                if not (stage == "m_def" and obstructed(st, st.units[u].loc)) and hex_of(st.units[u].loc) is not None:
                     opts.append(Option(action=Action(kind="morale_choice", side=who, args={"unit": u, "choice": "withdraw"}),
                                        label=f"{name}: withdraw 1-3 hexes"))
                 return Decision(side=who, kind="combat_morale", prompt=f"{name}: 'm' result - check morale or withdraw 1-3 hexes (14.5)",
@@ -1119,6 +1230,9 @@ class ResolveCombat(Procedure):
             L = d["loss"]
             owner = L["owner"]
             picks = legal_loss_picks(st, L["pool"], L["hit"], L["need"] - L["done"], L["first"])
+            if (not picks or L["done"] >= L["need"]) and L.get("then"):
+                d["stage"] = L.pop("then")
+                return CONTINUE
             if not picks or L["done"] >= L["need"]:
                 d["stage"] = "retreat_def" if stage == "loss_def" else "retreat_att"
                 self._setup_retreats(eng, d, defender=stage == "loss_def")
@@ -1145,12 +1259,52 @@ class ResolveCombat(Procedure):
                                            label="Do not search")))
             if d.get("advance_over"):
                 d["stage"] = "finish"
+                if d.get("exploit") and not d.get("exploited"):
+                    d["exploited"] = True   # 14.9.3: advance, then exploit
+                    eng.push("exploitation", side=d["side"], hex=d["hexes"][0], attackers=list(d["attackers"]),
+                             retreat_lines=[x["path"] for x in d.get("retreat_log", [])],
+                             all_eliminated=all(gone(st, u) for u in d["defenders"]))
                 return CONTINUE
             return self._advance_decision(eng, d)
         if stage == "finish":
+            if d["form"] == "amphibious" and "landing" not in d:
+                if self._landing(eng, d):
+                    return CONTINUE
             self._finish(eng, d)
             return None
+        if stage == "amph_return":
+            from core.rules import combat_forms
+
+            combat_forms.return_to_origin(eng, d["attackers"], d["origin"])
+            d["stage"] = "finish"
+            return CONTINUE
         return None
+
+    # ------------------------------------------------------------------ 20.5 / 15.4 landings
+    def _landing(self, eng: Engine, d: dict[str, Any]) -> bool:
+        """20.5: cleared - the surviving attackers advance into the port; not cleared - they suffer an H
+        result (14.6 step choice) and return to their point of origin.  True when a loss decision follows."""
+        st = eng.state
+        alive = [u for u in d["attackers"] if not gone(st, u)]
+        cleared = bool(self._vacated(eng, d))
+        d["landing"] = "cleared" if cleared and alive else "failed"
+        if cleared and alive:
+            for u in alive:
+                st.units[u].loc = d["hexes"][0]
+                st.units[u].flags = dict(st.units[u].flags) | {"landed": phase_tag(st)}
+            d.setdefault("advanced", []).extend(alive)
+            eng.say(f"The landing clears {d['hexes'][0]}: {', '.join(alive)} land (20.5, 15.4)")
+            return False
+        if not alive:
+            return False
+        total = sum((loss_fraction("H", info(st, u).counted_steps) for u in alive), Fraction(0))
+        need = round_half_up(total)
+        eng.say(f"The landing fails: the attackers suffer an H result, {total} -> {need} step(s), and return to their "
+                f"point of origin (20.5)")
+        d["loss"] = {"owner": d["side"], "pool": alive, "hit": [], "need": need, "done": 0, "first": True,
+                     "which": "att", "then": "amph_return"}
+        d["stage"] = "loss_att"
+        return True
 
     def _ctx(self, d: dict[str, Any]) -> dict[str, Any]:
         return {"hexes": d["hexes"], "attackers": d["attackers"], "defenders": d["defenders"], "form": d["form"],
@@ -1167,24 +1321,62 @@ class ResolveCombat(Procedure):
         limit = 2 if attacking else 1
         opts: list[Option] = []
         if len(used_air) < limit and air_ok_in(st, target):
+            fields = None
             for u in sorted(st.units.values(), key=lambda x: x.id):
                 if u.side != who or info(st, u.id).kind != "air" or u.id in used_air:
                     continue
                 i = info(st, u.id)
-                if i.gs <= 0 or u.flags.get("based") or not u.loc.startswith("box:Air:") or u.loc.endswith(":AvailableNext"):
-                    continue
+                if i.gs <= 0 or u.flags.get("based") or not air_area_ok(st, u.id, target):
+                    continue  # 19.5: non-based, ground support 1+, within the box's area of operations (19.1)
                 if form in ("overrun", "mobile") and not i.mobile:
                     continue  # 19.5 / 14.9.2: only aircraft with the mobile symbol
+                if fields is None:
+                    fields = self._airfields(eng, d, who, attacking)
                 opts.append(Option(action=Action(kind="support", side=who, args={"unit": u.id}),
-                                   label=f"Air support: {i.name} ({air_shift(st, u.id, target)} column(s))"))
-        coastal = any("sea" in terrain(n) for n in neighbours(target)) or hex_of(target) in gmap().ports
+                                   label=f"Air support: {i.name} ({air_shift(st, u.id, target, fields)} column(s))"))
         fleets = d["att_fleet"] if attacking else d["def_fleet"]
-        if coastal and form != "overrun":
-            for u in sorted(st.units.values(), key=lambda x: x.id):
-                if u.side == who and info(st, u.id).kind == "fleet" and u.flags.get("coastal_mission") and u.id not in fleets \
-                        and u.flags.get("support_used") != phase_tag(st):
-                    opts.append(Option(action=Action(kind="support", side=who, args={"unit": u.id}),
-                                       label=f"Naval ground support: {info(st, u.id).name} (1 column, 20.4.2)"))
+        if form not in ("overrun", "mobile"):
+            for f in fleet_support_units(st, who, target):
+                if f not in fleets:
+                    opts.append(Option(action=Action(kind="support", side=who, args={"unit": f}),
+                                       label=f"Naval ground support: {info(st, f).name} (1 column, 20.4.2)"))
+        return opts
+
+    def _airfields(self, eng: Engine, d: dict[str, Any], who: str, attacking: bool) -> list[str]:
+        """19.5: the side's friendly supplied airfields, traced once per combat (kept in the frame)."""
+        key = "att" if attacking else "def"
+        cache = d.setdefault("airfields", {})
+        if key not in cache:
+            cache[key] = friendly_airfields(eng.state, who)
+        return cache[key]
+
+    # ------------------------------------------------------------------ defensive artillery (15.1)
+    def _def_art_options(self, eng: Engine, d: dict[str, Any]) -> list[Option]:
+        st = eng.state
+        enemy = other(d["side"])
+        used = set(d.get("def_art", []))
+        attacked = set(d.get("attacked_hexes") or d["hexes"])
+        tag = phase_tag(st)
+        opts = []
+        for u in sorted(st.units.values(), key=lambda x: x.id):
+            if u.side != enemy or u.id in used or u.loc in d["hexes"] or hex_of(u.loc) is None:
+                continue
+            i = info(st, u.id)
+            if i.art <= 0 or not i.is_combat or u.disrupted or u.untrained:
+                continue
+            if not any(adjacent(u.loc, h) for h in d["hexes"]):
+                continue
+            if u.loc in attacked:
+                continue  # 15.1: only if the artillery unit itself is not attacked in the same Combat Phase
+            if u.flags.get("def_art_used") == tag:
+                continue  # 15.1: to one adjacent defending hex
+            if d["form"] in ("overrun", "mobile") and not su.is_mobile(st, u.id):
+                continue  # 14.9.2 (mobile artillery only), 13.4.4
+            opts.append(Option(action=Action(kind="defensive_artillery", side=enemy, args={"unit": u.id}),
+                               label=f"{i.name or u.id} ({u.loc}) supports the defence: {i.art} column(s) (15.1)"))
+        if opts:
+            opts.append(Option(action=Action(kind="defensive_artillery", side=enemy, args={"unit": None}),
+                               label="No (more) defensive artillery from adjacent hexes"))
         return opts
 
     def _deliberate_options(self, eng: Engine, d: dict[str, Any]) -> list[Option]:
@@ -1422,7 +1614,7 @@ class ResolveCombat(Procedure):
         st = eng.state
         side = d["side"]
         vac = self._vacated(eng, d)
-        if d["form"] in ("overrun",) or not vac or len(vac) < len(d["hexes"]) and d.get("recon_split"):
+        if d["form"] in ("overrun", "amphibious") or not vac:
             d["stage"] = "finish"
             return CONTINUE
         adv = d.setdefault("advanced", [])
@@ -1510,13 +1702,39 @@ class ResolveCombat(Procedure):
             "retreats": {x["unit"]: x["path"] for x in d.get("retreat_log", [])},
         }
         out["cleared"] = cleared  # the movement rules read this key (13.4.4: they move on or stop and check morale)
+        if d["form"] == "amphibious":
+            out["landing"] = d.get("landing")
         self._air_damage(eng, d)
+        self._us_experience(eng, d)
         d["outcome"] = out
+
+    def _us_experience(self, eng: Engine, d: dict[str, Any]) -> None:
+        """ALC-25 c): after a combat in which most Allied steps involved are US, roll 1d6; 5-6: a gain
+        (first: the marker flips to +1/+0; second: removed)."""
+        st = eng.state
+        level = st.vars.get("us_inexperience")
+        if level not in (1, 2) or d.get("columns") is None:
+            return
+        allied = [u for u in d["attackers"] + d["defenders"] if u in st.units and st.units[u].side == "Allied"]
+        steps = {u: d["initial_steps"].get(u, 1) * info(st, u).step_weight for u in allied}
+        us = sum(n for u, n in steps.items() if info(st, u).nationality == "US")
+        if not steps or 2 * us <= sum(steps.values()):
+            return
+        die = eng.roll(1)[0]
+        if die >= 5:
+            st.vars["us_inexperience"] = 1 if level == 2 else None
+            if level == 1:
+                st.vars.pop("us_inexperience", None)
+                st.vars["us_experience"] = True
+            eng.say(f"US experience roll {die}: a gain, the US inexperience marker "
+                    f"{'flips to its +1/+0 side' if level == 2 else 'is removed'} (ALC-25 c)")
+        else:
+            eng.say(f"US experience roll {die}: no gain (ALC-25 c)")
 
     def _air_damage(self, eng: Engine, d: dict[str, Any]) -> None:
         """19.5 / 19.3: every committed air unit checks for mission damage after the combat (EoP)."""
         st = eng.state
-        for a in d["att_air"] + d["def_air"]:
+        for a in d["att_air"] + d["def_air"] + d["att_fleet"] + d["def_fleet"]:
             try:
                 from core.rules import air
 
@@ -1542,12 +1760,24 @@ class ResolveCombat(Procedure):
             eng.say(f"{action.side} commits {info(st, u).name} to ground support ({'19.5' if kind == 'air' else '20.4.2'})")
             return
         if k == "support_done":
-            d["stage"] = "air_def" if d["stage"] == "air_att" else ("supply_att" if d["form"] not in ("overrun", "amphibious") else "at_def")
+            d["stage"] = "air_def" if d["stage"] == "air_att" else "def_art"
+            return
+        if k == "defensive_artillery":
+            u = a.get("unit")
+            if u is None:
+                d["def_art_done"] = True
+                return
+            d.setdefault("def_art", []).append(u)
+            if d["form"] in ("overrun", "amphibious"):
+                d["def_supplied"][u] = gens_supplied(st, u)
+            st.units[u].flags = dict(st.units[u].flags) | {"def_art_used": phase_tag(st)}
+            eng.say(f"{action.side}: {info(st, u).name or u} in {st.units[u].loc} supports the defence of "
+                    f"{', '.join(d['hexes'])} (15.1)")
             return
         if k == "combat_supply":
             h, dump = a.get("hex"), a.get("dump")
             att = d["stage"] == "supply_att"
-            units = d["attackers"] if att else d["defenders"]
+            units = d["attackers"] if att else d["defenders"] + list(d.get("def_art", []))
             key = "att_supplied" if att else "def_supplied"
             for u in units:
                 if st.units[u].loc == h and u not in d[key]:
