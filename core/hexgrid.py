@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Iterator
 
 from core.resources import resource
@@ -86,12 +86,15 @@ def maps() -> dict[str, MapSheet]:
     }
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Hex:
     """One hex of the global grid: ``row`` (global, northward) and global column ``g``."""
 
     row: int
     g: int
+
+    def __hash__(self) -> int:  # hot: hexes key every map dict; cheaper than hashing a tuple
+        return (self.row << 12) ^ (self.g & 0xFFF)
 
     # -- coordinates ---------------------------------------------------------
     @property
@@ -112,7 +115,13 @@ class Hex:
     @classmethod
     def parse(cls, label: str) -> "Hex":
         """Parse ``C2331`` (case and surrounding blanks ignored).  Raises HexLabelError."""
-        m = _LABEL_RE.match(label) if isinstance(label, str) else None
+        if isinstance(label, str):
+            return _parse_cached(label)
+        raise HexLabelError(f"{label!r} is not a hex number of the form MRRCC, e.g. C2331 (2.2.2)")
+
+    @classmethod
+    def _parse(cls, label: str) -> "Hex":
+        m = _LABEL_RE.match(label)
         if not m:
             raise HexLabelError(f"{label!r} is not a hex number of the form MRRCC, e.g. C2331 (2.2.2)")
         letter, rr, cc = m.group(1).upper(), int(m.group(2)), int(m.group(3))
@@ -129,9 +138,7 @@ class Hex:
     @property
     def sheets(self) -> tuple[str, ...]:
         """Letters of the maps this hex is printed on, top map first (2.2.1)."""
-        found = [m for m in maps().values() if m.contains(self)]
-        found.sort(key=lambda m: -m.top)
-        return tuple(m.letter for m in found)
+        return _sheets_of(self.row, self.g)
 
     @property
     def on_grid(self) -> bool:
@@ -145,10 +152,7 @@ class Hex:
     @property
     def label(self) -> str:
         """The primary label: the one printed on the map lying on top (2.2.1)."""
-        sheets = self.sheets
-        if not sheets:
-            raise HexLabelError(f"hex at row {self.row}, global column {self.g} is on no map")
-        return self.label_on(sheets[0])
+        return _label_of(self.row, self.g)
 
     def __str__(self) -> str:
         try:
@@ -258,6 +262,27 @@ class Hexside:
 
     def __str__(self) -> str:
         return self.label
+
+
+@lru_cache(maxsize=None)
+def _sheets_of(row: int, g: int) -> tuple[str, ...]:
+    h = Hex(row, g)
+    found = [m for m in maps().values() if m.contains(h)]
+    found.sort(key=lambda m: -m.top)
+    return tuple(m.letter for m in found)
+
+
+@lru_cache(maxsize=None)
+def _label_of(row: int, g: int) -> str:
+    sheets = _sheets_of(row, g)
+    if not sheets:
+        raise HexLabelError(f"hex at row {row}, global column {g} is on no map")
+    return Hex(row, g).label_on(sheets[0])
+
+
+@lru_cache(maxsize=16384)
+def _parse_cached(label: str) -> Hex:
+    return Hex._parse(label)
 
 
 def all_hexes() -> list[Hex]:
