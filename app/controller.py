@@ -66,7 +66,8 @@ class GameController(QObject):
         self.seat: str | None = None          # hotseat: the side now at the keyboard
         self.hotseat = True
         self.replay_index: int | None = None  # None: live; n: the state after the first n actions
-        self._initial: bytes | None = None
+        self._base = 0                        # the first log index replay can show (a LAN replica starts at a snapshot)
+        self._initial: bytes | None = None    # the encoded state after the first ``_base`` actions
         self._checkpoints: dict[int, bytes] = {}
         self._cursor: tuple[int, Engine] | None = None
 
@@ -85,6 +86,7 @@ class GameController(QObject):
         self.game = game
         self.path = path
         self.replay_index = None
+        self._base = 0
         self._initial = game.store.initial_state()
         self._checkpoints = {0: self._initial}
         self._cursor = None
@@ -130,6 +132,15 @@ class GameController(QObject):
 
     def take_seat(self, side: str) -> None:
         self.seat = side
+
+    @property
+    def remote_mode(self) -> bool:
+        """True for a LAN replica (:class:`app.lan.RemoteController`); the hotseat game is local."""
+        return False
+
+    def can_act(self, d: Decision | None) -> bool:
+        """Whether this screen answers ``d``: at a hotseat table every decision is answered here."""
+        return d is not None
 
     def undo_side(self) -> str | None:
         """The side whose last action can be taken back now (R-UNDO), preferring the seated side."""
@@ -192,7 +203,7 @@ class GameController(QObject):
             return
         n = len(self.log())
         if index is not None:
-            index = max(0, min(n, index))
+            index = max(self._base, min(n, index))
         self.replay_index = index
         self.changed.emit()
 
@@ -208,8 +219,10 @@ class GameController(QObject):
             return out
         start = GameState.decode(self._initial)
         last = (start.gt, start.phase)
-        out.append(Heading(0, *last))
-        for i, e in enumerate(self.log()):
+        out.append(Heading(self._base, *last))
+        log = self.log()
+        for i in range(self._base, len(log)):
+            e = log[i]
             key = (e.gt, e.phase)
             if key != last:
                 out.append(Heading(i + 1, *key))
@@ -222,6 +235,7 @@ class GameController(QObject):
     def _engine_at(self, n: int) -> Engine:
         """An engine holding the state after the first ``n`` logged actions."""
         log = self.log()
+        n = max(n, self._base)
         cur = self._cursor
         if cur is not None and cur[0] == n:
             return cur[1]
@@ -234,7 +248,7 @@ class GameController(QObject):
             eng = self._advance(eng, start, n, log)
         except IllegalAction:
             # an undo reaching back past a checkpoint: replay from the very beginning
-            eng = self._advance(Engine(GameState.decode(self._initial), QueueDice()), 0, n, log)
+            eng = self._advance(Engine(GameState.decode(self._initial), QueueDice()), self._base, n, log)
         self._cursor = (n, eng)
         return eng
 
@@ -255,7 +269,8 @@ class GameController(QObject):
         log = self.log()
         eng = Engine(GameState.decode(self._initial), QueueDice())
         encoded: dict[int, bytes] = {eng.state.gt: eng.state.encode()}
-        for i, entry in enumerate(log):
+        for i in range(self._base, len(log)):
+            entry = log[i]
             nxt = log[i + 1] if i + 1 < len(log) else None
             eng.dice = QueueDice(entry.rolls)
             try:
@@ -264,5 +279,7 @@ class GameController(QObject):
                 break
             if nxt is None or nxt.gt != entry.gt or eng.state.gt != entry.gt:
                 encoded[eng.state.gt] = eng.state.encode()
-        encoded[self.game.state.gt] = self.game.state.encode()
+        live = self.live_state()
+        if live is not None:
+            encoded[live.gt] = live.encode()
         return {gt: GameState.decode(b) for gt, b in sorted(encoded.items())}

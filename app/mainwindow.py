@@ -23,6 +23,7 @@ from app.combat import CombatDialog, CombatInfo, gather as gather_combat, is_com
 from app.controller import GameController
 from app.dashboard import Dashboard
 from app.dialogs import HotseatCover, NewGameDialog, PasswordsDialog, RulesViewer
+from app.lan import ChatPanel, HostDialog, JoinDialog, PresencePanel
 from app.mapview import MapScene, MapView, Minimap
 from app.offmap import OffMapDisplay
 from app.panels import LogPanel, PhaseBar, PromptBar, StackInspector
@@ -62,6 +63,10 @@ class MainWindow(QMainWindow):
         self.settings = settings or Settings.load()
         self.ctl = controller or GameController(self)
         self.ctl.hotseat = self.settings.hotseat
+        self.local_ctl = self.ctl            # the hotseat controller (on the file) while a LAN game is shown
+        self.host_session = None             # app.lan.HostSession while hosting
+        self.host_dlg: HostDialog | None = None
+        self._ctl_links: list = []
         self.selected_hex: str | None = None
         self.selected_box: str | None = None
         self.move_path: list[str] = []
@@ -120,6 +125,14 @@ class MainWindow(QMainWindow):
         self.dock_inspector = self._dock("Stack inspector", self.inspector, Qt.RightDockWidgetArea)
         self.dock_log = self._dock("Game log and replay", self.logpanel, Qt.RightDockWidgetArea)
         self.dock_layers = self._dock("Layers and overlays", self.layers_panel, Qt.LeftDockWidgetArea)
+        # ---- LAN: presence and chat (shown while hosting or joined)
+        self.presence = PresencePanel()
+        self.chat = ChatPanel()
+        self.chat.send.connect(self._send_chat)
+        self.dock_presence = self._dock("Players", self.presence, Qt.LeftDockWidgetArea)
+        self.dock_chat = self._dock("Chat", self.chat, Qt.LeftDockWidgetArea)
+        self.dock_presence.hide()
+        self.dock_chat.hide()
         self.resizeDocks([self.dock_inspector, self.dock_log], [330, 330], Qt.Horizontal)
         self.resizeDocks([self.dock_layers], [210], Qt.Horizontal)
         self.resizeDocks([self.dock_inspector, self.dock_log], [330, 470], Qt.Vertical)
@@ -148,15 +161,164 @@ class MainWindow(QMainWindow):
         # ---- signals
         self.view.hexClicked.connect(self.hex_clicked)
         self.view.hexHovered.connect(self._hovered)
-        self.ctl.changed.connect(self.refresh)
-        self.ctl.loaded.connect(self._loaded)
-        self.ctl.refused.connect(self._refused)
-        self.ctl.handover.connect(self._handover)
-        self.ctl.acted.connect(lambda _e: self.prompt.clear_refusal())
+        self._connect_controller(self.ctl)
 
         if self.settings.geometry:
             self.restoreGeometry(QByteArray.fromBase64(self.settings.geometry.encode()))
         self.refresh()
+
+    # ================================================================ controllers (hotseat file or LAN replica)
+    def _connect_controller(self, ctl: GameController) -> None:
+        links = [(ctl.changed, self.refresh), (ctl.loaded, self._loaded), (ctl.refused, self._refused),
+                 (ctl.handover, self._handover), (ctl.acted, self._acted),
+                 (ctl.notice, self._notice)]
+        if ctl.remote_mode:
+            links += [(ctl.remote.presenceChanged, self._presence_changed), (ctl.remote.chatReceived, self.chat.add),
+                      (ctl.status, self._lan_status), (ctl.remote.welcomed, self._presence_changed)]
+        self._ctl_links = [(sig, slot) for sig, slot in links if sig.connect(slot) or True]
+
+    def _switch_controller(self, ctl: GameController) -> None:
+        for sig, slot in self._ctl_links:
+            try:
+                sig.disconnect(slot)
+            except (RuntimeError, TypeError):
+                pass
+        self._ctl_links = []
+        self.ctl = ctl
+        self._connect_controller(ctl)
+        self._log_len = -1
+        self._reach = None
+        self._routes = {}
+        self.selected_hex = None
+        self.selected_box = None
+        self.combat_dlg.hide()
+        self.cover.hide()
+        self._update_lan_actions()
+        self.refresh()
+
+    def _acted(self, _entry) -> None:
+        self.prompt.clear_refusal()
+
+    def _notice(self, text: str) -> None:
+        self.status.showMessage(text, 8000)
+
+    # ================================================================ LAN
+    def host_dialog(self) -> HostDialog | None:
+        """File ▸ Host this campaign…: seats, port, join code and fingerprint (the dialog stays available)."""
+        path = self.local_ctl.path
+        if path is None:
+            QMessageBox.information(self, "Host this campaign", "Open or create a game first: the host serves its file.")
+            return None
+        if self.host_dlg is None or self.host_dlg.path != path:
+            self.host_dlg = HostDialog(self, path, self.settings, self.host_session)
+            self.host_dlg.hostStarted.connect(self._host_started)
+            self.host_dlg.hostStopped.connect(self._host_stopped)
+            if not self.host_dlg.seats():
+                self.host_dlg.seat_me()
+        self.host_dlg.show()
+        self.host_dlg.raise_()
+        return self.host_dlg
+
+    def _host_started(self, session) -> None:
+        if session is None:
+            # the host is about to open the file: this window lets go of it (it will join like any player)
+            if self.ctl.remote_mode:
+                self.leave_lan(reopen=False)
+            self.local_ctl.close()
+            return
+        self.host_session = session
+        me = self.host_dlg.my_seat() if self.host_dlg else None
+        if me is None:
+            self.status.showMessage("Hosting. You have no seat, so this window does not show the game: "
+                                    "Seat me (as a spectator if you do not play), apply, and join.", 15000)
+            self._update_lan_actions()
+            return
+        self.join_lan("127.0.0.1", session.port, session.public_key, me.name)
+
+    def _host_stopped(self) -> None:
+        self.host_session = None
+        self.leave_lan()
+
+    def join_dialog(self) -> None:
+        """File ▸ Join…: a join code or a host found on the LAN; the player confirms its fingerprint."""
+        dlg = JoinDialog(self, self.settings)
+        if dlg.exec() != JoinDialog.Accepted:
+            return
+        host, port, key = dlg.target()
+        self._save_settings()
+        self.join_lan(host, port, key, dlg.name.text().strip())
+
+    def join_lan(self, host: str, port: int, server_key: str, name: str = "", **options):
+        """Show the game hosted at ``host:port`` (its replica); clicks send commands to the host."""
+        from app import lan
+
+        if self.ctl.remote_mode:
+            self.leave_lan(reopen=False)
+        if self.host_session is None and self.local_ctl.game is not None:
+            self.local_ctl.close()
+        rc = lan.connect(host, port, server_key, name, **options)
+        rc.setParent(self)
+        self.chat.clear()
+        self.presence.show_presence(None)
+        self.presence.header.setText(f"Joining {host}:{port}…")
+        self.dock_presence.show()
+        self.dock_chat.show()
+        self._switch_controller(rc)
+        return rc
+
+    def leave_lan(self, reopen: bool = True) -> None:
+        """Back to the hotseat game on the file (stopping the client; hosting stops only from its dialog)."""
+        rc = self.ctl if self.ctl.remote_mode else None
+        if rc is not None:
+            self._switch_controller(self.local_ctl)
+            rc.close()
+            self.presence.header.setText("Not connected. File ▸ Host this campaign… or Join…")
+            self.presence.show_presence(None)
+            self.presence.acting.setText("")
+        if reopen and self.host_session is None and self.local_ctl.game is None and self.local_ctl.path is not None:
+            try:
+                self.local_ctl.open_game(self.local_ctl.path)
+            except Exception as exc:  # noqa: BLE001
+                QMessageBox.critical(self, "Cannot reopen the game", f"{self.local_ctl.path}:\n{exc}")
+        self._update_lan_actions()
+
+    def _leave_action(self) -> None:
+        if self.host_session is not None and self.host_dlg is not None:
+            if QMessageBox.question(self, "Stop hosting?", "You are hosting this campaign. Stop hosting and "
+                                    "return to the hotseat game on the file?") != QMessageBox.Yes:
+                return
+            self.host_dlg.stop()       # emits hostStopped -> leave_lan()
+            return
+        self.leave_lan()
+
+    def _update_lan_actions(self) -> None:
+        if not hasattr(self, "a_leave"):
+            return
+        lan_on = self.ctl.remote_mode or self.host_session is not None
+        self.a_leave.setEnabled(lan_on)
+        for a in (self.a_new, self.a_open):
+            a.setEnabled(not lan_on)
+        self.recent_menu.setEnabled(not lan_on)
+
+    def _presence_changed(self, _msg=None) -> None:
+        ctl = self.ctl
+        if not ctl.remote_mode:
+            return
+        w = ctl.welcome
+        self.presence.header.setText(f"<b>{w.campaign}</b> at {ctl.target}<br>You: <b>{w.name}</b> ({w.seat})"
+                                     if w else f"Joining {ctl.target}…")
+        self.presence.show_presence(ctl.presence, w.name if w else "", w.seat if w else "")
+
+    def _lan_status(self, text: str) -> None:
+        self.presence.status.setText(text)
+        if text.startswith(("refused", "closed")):
+            self.status.showMessage(f"LAN: {text}", 15000)
+
+    def _send_chat(self, text: str, to: str) -> None:
+        if self.ctl.remote_mode:
+            self.ctl.send_chat(text, to)
+        else:
+            self.status.showMessage("Chat needs a LAN game: File ▸ Host this campaign… or Join…", 6000)
 
     # ================================================================ building
     def _dock(self, title: str, w: QWidget, area) -> QDockWidget:
@@ -224,6 +386,12 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         self.a_new = self._act("&New game…", self.new_game, QKeySequence.New, "Start a new game from a scenario")
         self.a_open = self._act("&Open…", self.open_game_dialog, QKeySequence.Open, "Open a .dfd game file")
+        self.a_host = self._act("&Host this campaign…", self.host_dialog, None,
+                                "Serve this game to players on the LAN: seats, join code and key fingerprint")
+        self.a_join = self._act("&Join…", self.join_dialog, None, "Join a campaign hosted on the LAN")
+        self.a_leave = self._act("&Leave the LAN game", self._leave_action, None,
+                                 "Disconnect (and stop hosting) and return to the hotseat game on the file")
+        self.a_leave.setEnabled(False)
         self.a_export = self._act("&Export map PNG…", self.export_png_dialog, "Ctrl+E", "Save the whole map as a PNG image")
         self.a_quit = self._act("&Quit", self.close, QKeySequence.Quit)
         self.a_undo = self._act("&Undo", self.undo, QKeySequence.Undo,
@@ -285,6 +453,10 @@ class MainWindow(QMainWindow):
         self.recent_menu = f.addMenu("Open &recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         f.addSeparator()
+        f.addAction(self.a_host)
+        f.addAction(self.a_join)
+        f.addAction(self.a_leave)
+        f.addSeparator()
         f.addAction(self.a_export)
         f.addSeparator()
         f.addAction(self.a_quit)
@@ -304,7 +476,7 @@ class MainWindow(QMainWindow):
             lm.addAction(a)
             self.layer_actions[key] = a
         v.addSeparator()
-        for d in (self.dock_inspector, self.dock_log, self.dock_layers):
+        for d in (self.dock_inspector, self.dock_log, self.dock_layers, self.dock_presence, self.dock_chat):
             v.addAction(d.toggleViewAction())
         g = mb.addMenu("&Game")
         g.addAction(self.a_replay)
@@ -355,9 +527,17 @@ class MainWindow(QMainWindow):
                 title = st.scenario
         self.phasebar.show_state(st, title)
         result = (st.result or {}).get("text", "") if st else ""
-        self.prompt.show_decision(d, enabled=not self.ctl.replaying, result=f"The scenario has ended: {result}" if result else "")
+        can = self.ctl.can_act(d)
+        self.prompt.show_decision(d, enabled=not self.ctl.replaying and can,
+                                  result=f"The scenario has ended: {result}" if result else "")
+        if d is not None and not can and self.ctl.remote_mode and not self.ctl.replaying:
+            who = self.ctl.welcome.seat if self.ctl.welcome else "joining"
+            acting = [p.name for p in (self.ctl.presence.players if self.ctl.presence else []) if p.acting and p.connected]
+            self.prompt.hint.setText(f"Waiting for the {d.side} side" + (f" ({', '.join(acting)})" if acting else "")
+                                     + f" — you hold the {who} seat.")
         if self.ctl.game is None:
-            self.prompt.prompt.setText("No game open. File ▸ New game… or Open…")
+            self.prompt.prompt.setText("Connecting to the host…" if self.ctl.remote_mode
+                                       else "No game open. File ▸ New game… or Open…")
         if st is not None:
             self.scene.set_units(st.units)
             self.scene.set_control(st.control)
@@ -369,7 +549,7 @@ class MainWindow(QMainWindow):
         log = self.ctl.log()
         if len(log) != self._log_len:
             self._log_len = len(log)
-            self.logpanel.rebuild(log, self.ctl.headings())
+            self.logpanel.rebuild(log, self.ctl.headings(), start=self.ctl._base)
             self._fill_overlays()
         self.logpanel.show_position(self.ctl.replay_index, len(log))
         self.a_replay.setChecked(self.ctl.replaying)
@@ -382,7 +562,10 @@ class MainWindow(QMainWindow):
             self._box_clicked(self.selected_box)
         self._refresh_tabs()
         self.minimap.update()
-        if self.ctl.path:
+        if self.ctl.remote_mode:
+            self.setWindowTitle(f"{self.ctl.describe()} — {title} — Desert Fox Campaign Manager")
+            self.file_label.setText(f"{self.ctl.describe()}  ·  {len(log)} actions  ·  #{self.ctl.hash()[:10]}")
+        elif self.ctl.path:
             self.setWindowTitle(f"{self.ctl.path.name} — {title} — Desert Fox Campaign Manager")
             self.file_label.setText(f"{self.ctl.path}  ·  {len(log)} actions  ·  #{self.ctl.hash()[:10]}")
 
@@ -405,7 +588,7 @@ class MainWindow(QMainWindow):
         declarations (the attacked hex; only those of the selected stack when it can declare one).
         """
         out: dict[str, list[Option]] = {}
-        if d is None or self.ctl.replaying:
+        if d is None or self.ctl.replaying or not self.ctl.can_act(d):
             return out
         st = self.ctl.state()
         declares = [o for o in d.options if o.action.kind == "declare" and len(o.action.args.get("hexes") or []) == 1]
@@ -616,7 +799,7 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------- one-click moves
     def _movers(self, d: Decision | None) -> list[str]:
         """The selected stack's units that the pending movement decision lets their side move."""
-        if d is None or self.ctl.replaying or "move" not in d.free_kinds or not self.selected_hex:
+        if d is None or self.ctl.replaying or "move" not in d.free_kinds or not self.selected_hex or not self.ctl.can_act(d):
             return []
         return self._stack_units(self.selected_hex, side=d.side)
 
@@ -734,7 +917,7 @@ class MainWindow(QMainWindow):
         routes: list[tuple[list[str], str, str]] = []
         if is_combat(d):
             info = gather_combat(self.ctl)
-            self.combat_dlg.show_info(info, enabled=not self.ctl.replaying)
+            self.combat_dlg.show_info(info, enabled=not self.ctl.replaying and self.ctl.can_act(d))
             st = self.ctl.state()
             for k, c in enumerate(info.declared):
                 if c.get("resolved"):
@@ -1029,7 +1212,12 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:  # noqa: N802
         self.settings.geometry = bytes(self.saveGeometry().toBase64()).decode()
         self._save_settings()
-        self.ctl.close()
+        if self.ctl.remote_mode:
+            self.ctl.close()
+        if self.host_session is not None:
+            self.host_session.stop()
+            self.host_session = None
+        self.local_ctl.close()
         super().closeEvent(event)
 
 

@@ -363,8 +363,12 @@ class LogPanel(QWidget):
         if idx is not None:
             self.replayRequested.emit(int(idx))
 
-    def rebuild(self, log: list, headings: list) -> None:
-        """Refill the tree (GT > phase > action with its events)."""
+    def rebuild(self, log: list, headings: list, start: int = 0) -> None:
+        """Refill the tree (GT > phase > action with its events).
+
+        ``start`` > 0 (a LAN replica that began from the host's snapshot): the first ``start`` actions are not
+        held here and are summarised in one line.
+        """
         self.tree.clear()
         self._items = {}
         gt_items: dict[int, QTreeWidgetItem] = {}
@@ -372,7 +376,12 @@ class LogPanel(QWidget):
         starts = {h.index: h for h in headings}
         bold = self.tree.font()
         bold.setBold(True)
-        for i in range(len(log) + 1):
+        if start:
+            first = QTreeWidgetItem([f"Actions #1–#{start}: played before this replica started (the host sent its state at #{start})"])
+            first.setForeground(0, QColor("#7a6a4a"))
+            first.setData(0, Qt.UserRole, start)
+            self.tree.addTopLevelItem(first)
+        for i in range(start, len(log) + 1):
             h = starts.get(i)
             if h is not None:
                 gi = gt_items.get(h.gt)

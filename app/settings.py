@@ -45,6 +45,9 @@ class Settings:
     window_state: str = ""
     zoom: float = 0.0
     last_dir: str = ""
+    player_name: str = ""                                      # LAN: the name this player goes by
+    lan_port: int = 0                                          # LAN: the port last hosted on
+    trusted_hosts: list[str] = field(default_factory=list)     # LAN: host keys the player confirmed
 
     # ------------------------------------------------------------------ persistence
     @classmethod
