@@ -13,12 +13,12 @@ docs/data.d/charts-cards.md for the format.
 from __future__ import annotations
 
 import re
-import tomllib
 from functools import cache
 from typing import Literal
 
 import msgspec
 
+from core.datafile import load_toml
 from core.resources import resource
 
 SOURCES = ("rules", "reconstructed")
@@ -280,18 +280,7 @@ def all_cards() -> dict[str, Card]:
     """Every card by id, validated (48 cards: 28 Allied, 20 Axis, 5.0)."""
     out: dict[str, Card] = {}
     for side, name in FILES.items():
-        path = resource("cards", name)
-        try:
-            with path.open("rb") as fh:
-                raw = tomllib.load(fh)
-        except FileNotFoundError:
-            raise CardError(f"resources/cards/{name}: file missing") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise CardError(f"resources/cards/{name}: not valid TOML: {exc}") from exc
-        try:
-            cards = msgspec.convert(raw, type=CardFile).card
-        except msgspec.ValidationError as exc:
-            raise CardError(f"resources/cards/{name}: {exc}") from exc
+        cards = load_toml(resource("cards", name), CardFile, CardError, f"resources/cards/{name}").card
         _validate(name, cards)
         for c in cards:
             if c.side != side:

@@ -28,13 +28,13 @@ Every error names the file and the field (``ChartError``).
 from __future__ import annotations
 
 import re
-import tomllib
 from fractions import Fraction
 from functools import cache
 from typing import Any, Literal, TypeVar
 
 import msgspec
 
+from core.datafile import load_toml
 from core.resources import resource
 
 T = TypeVar("T")
@@ -55,18 +55,7 @@ def _path(name: str) -> str:
 
 
 def _load(name: str, typ: type[T]) -> T:
-    path = resource("charts", name)
-    try:
-        with path.open("rb") as fh:
-            raw = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ChartError(f"{_path(name)}: file missing") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ChartError(f"{_path(name)}: not valid TOML: {exc}") from exc
-    try:
-        return msgspec.convert(raw, type=typ)
-    except msgspec.ValidationError as exc:
-        raise ChartError(f"{_path(name)}: {exc}") from exc
+    return load_toml(resource("charts", name), typ, ChartError, _path(name))
 
 
 def _check_source(name: str, where: str, source: str, reason: str) -> None:
@@ -934,9 +923,7 @@ def bombardment_effect(target: str) -> dict[str, Any]:
 def supply_summary() -> dict[str, Any]:
     """The Supply Summary Chart (12.0-12.7) as a plain table."""
     name = "supply.toml"
-    path = resource("charts", name)
-    with path.open("rb") as fh:
-        data = tomllib.load(fh)
+    data = _load(name, dict[str, Any])
     _check_source(name, "", str(data.get("source", "")), str(data.get("reason", "")))
     for k in ("los_mmp", "disrupted_los_mmp", "sources"):
         if k not in data:

@@ -10,13 +10,13 @@ for at game start.  ``docs/data.md`` documents the format.
 from __future__ import annotations
 
 import re
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from core.datafile import load_toml
 from core.resources import SCENARIOS
 
 
@@ -272,16 +272,7 @@ def _check_victory(v: Victory, field: str, err) -> None:
 
 
 def _decode(path: Path) -> Scenario:
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"{path}: cannot read the scenario file: {exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path}: not valid TOML: {exc}") from exc
-    try:
-        sc = msgspec.convert(raw, type=Scenario)
-    except msgspec.ValidationError as exc:
-        raise ScenarioError(f"{path}: {exc}") from exc
+    sc = load_toml(path, Scenario, ScenarioError)
     _check(sc, path)
     return msgspec.structs.replace(sc, path=str(path))
 
