@@ -1188,7 +1188,8 @@ class ResolveCombat(Procedure):
             d["stage"] = "at_att" if stage == "at_def" else "line"
             return CONTINUE
         if stage == "line":
-            if not [u for u in d["attackers"] if u in st.units and hex_of(st.units[u].loc) is not None]:
+            if not [u for u in d["attackers"] if u in st.units and not gone(st, u)
+                    and (hex_of(st.units[u].loc) is not None or d["form"] == "amphibious")]:
                 d["stage"] = "finish"
                 return CONTINUE
             if not any(st.units_at(h) for h in d["hexes"]) and d["form"] != "amphibious":
@@ -1212,7 +1213,7 @@ class ResolveCombat(Procedure):
             for u in d["m_queue"]:
                 if u in d["m_done"]:
                     continue
-                if u not in st.units or hex_of(st.units[u].loc) is None:
+                if gone(st, u) or (hex_of(st.units[u].loc) is None and d["form"] != "amphibious"):
                     d["m_done"][u] = "gone"
                     continue
                 name = info(st, u).name or u
@@ -1472,7 +1473,7 @@ class ResolveCombat(Procedure):
             owner = d["side"]
             if total:
                 eng.say(f"Attacker losses: {total} step(s), rounded to {need} (14.5 X = half the defender's {d['lost']['def']}; 14.6)")
-        pool = [u for u in pool if u in st.units and hex_of(st.units[u].loc) is not None]
+        pool = [u for u in pool if not gone(st, u) and (hex_of(st.units[u].loc) is not None or d["form"] == "amphibious")]
         d["loss"] = {"owner": owner, "pool": pool, "hit": [], "need": need, "done": 0, "first": True,
                      "which": "def" if defender else "att"}
 
@@ -1588,7 +1589,7 @@ class ResolveCombat(Procedure):
         ca = d["columns"]["attacker"]
         res = {}
         for u in d["attackers"]:
-            if u not in st.units or hex_of(st.units[u].loc) is None:
+            if gone(st, u) or (hex_of(st.units[u].loc) is None and d["form"] != "amphibious"):
                 continue
             res[u] = charts.attacker_result(ca, bool(d["att_supplied"].get(u, True)))
         for sup in (True, False):
