@@ -14,7 +14,8 @@ from PySide6.QtCore import QByteArray, QPoint, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication, QCheckBox, QDockWidget, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QListWidget,
-    QListWidgetItem, QMainWindow, QMenu, QMessageBox, QStatusBar, QTabWidget, QToolBar, QVBoxLayout, QWidget,
+    QListWidgetItem, QMainWindow, QMenu, QMessageBox, QPushButton, QSlider, QStatusBar, QTabWidget, QToolBar,
+    QVBoxLayout, QWidget,
 )
 
 from app import counterart, geometry as geo, mapinfo, theme
@@ -24,6 +25,7 @@ from app.controller import GameController
 from app.dashboard import Dashboard
 from app.dialogs import HotseatCover, NewGameDialog, PasswordsDialog, RulesViewer
 from app.lan import ChatPanel, HostDialog, JoinDialog, PresencePanel
+from app.scan import Calibration, CalibrationDialog, CalibrationError, ScanItem, choose_scan, load_pixmap
 from app.mapview import MapScene, MapView, Minimap
 from app.offmap import OffMapDisplay
 from app.panels import LogPanel, PhaseBar, PromptBar, StackInspector
@@ -36,6 +38,7 @@ ICON = Path(__file__).resolve().parent.parent / "resources" / "icons" / "dfd.svg
 
 LAYER_NAMES = [
     ("terrain", "Terrain", "Hex terrain and hexside features (from the map data)"),
+    ("scan", "Scanned maps", "Your own scans of the printed maps, aligned with three hexes (View ▸ Background scan)"),
     ("roads", "Roads, tracks and rail", "Primary and secondary roads, desert tracks and the railway"),
     ("grid", "Hex grid", "The hex outlines"),
     ("labels", "Hex numbers", "DFD hex numbers (C2331) — they appear as you zoom in"),
@@ -163,6 +166,7 @@ class MainWindow(QMainWindow):
         self.view.hexHovered.connect(self._hovered)
         self._connect_controller(self.ctl)
 
+        self._install_scans()
         if self.settings.geometry:
             self.restoreGeometry(QByteArray.fromBase64(self.settings.geometry.encode()))
         self.refresh()
@@ -201,6 +205,59 @@ class MainWindow(QMainWindow):
 
     def _notice(self, text: str) -> None:
         self.status.showMessage(text, 8000)
+
+    # ================================================================ background scans
+    def load_scan(self, path: str | None = None, cal: Calibration | None = None) -> bool:
+        """Load a scan and align it: the calibration dialog (three hexes) → affine transform → settings."""
+        path = path or choose_scan(self, self.settings.last_dir)
+        if not path:
+            return False
+        try:
+            dlg = CalibrationDialog(self, path, cal)
+        except CalibrationError as exc:
+            QMessageBox.warning(self, "Cannot use this image", str(exc))
+            return False
+        if dlg.exec() != CalibrationDialog.Accepted:
+            return False
+        self.add_scan(dlg.calibration())
+        return True
+
+    def add_scan(self, cal: Calibration) -> None:
+        cal.coefficients()                     # raises CalibrationError on a bad calibration
+        self.settings.scans = [s for s in self.settings.scans if s.get("path") != cal.path] + [cal.to_json()]
+        self._save_settings()
+        self._install_scans()
+        if not self.settings.layers.get("scan", True):
+            self.set_layer("scan", True)
+
+    def remove_scans(self) -> None:
+        self.settings.scans = []
+        self._save_settings()
+        self._install_scans()
+
+    def _fill_realign(self) -> None:
+        self.realign_menu.clear()
+        for doc in self.settings.scans:
+            cal = Calibration.from_json(doc)
+            self.realign_menu.addAction(Path(cal.path).name, lambda cal=cal: self.load_scan(cal.path, cal))
+        if not self.settings.scans:
+            self.realign_menu.addAction("(no scans loaded)").setEnabled(False)
+
+    def _install_scans(self) -> None:
+        items = []
+        for doc in self.settings.scans:
+            try:
+                cal = Calibration.from_json(doc)
+                items.append(ScanItem(cal, load_pixmap(cal.path)))
+            except (CalibrationError, KeyError, ValueError, TypeError) as exc:
+                self.status.showMessage(f"Scan not shown: {exc}", 10000)
+        self.scene.scan_opacity = self.settings.scan_opacity
+        self.scene.set_scans(items)
+
+    def _scan_opacity_changed(self, v: int) -> None:
+        self.settings.scan_opacity = v / 100.0
+        self.scene.set_scan_opacity(self.settings.scan_opacity)
+        self._save_settings()
 
     # ================================================================ LAN
     def host_dialog(self) -> HostDialog | None:
@@ -343,6 +400,20 @@ class MainWindow(QMainWindow):
             cb.toggled.connect(lambda on, k=key: self.set_layer(k, on))
             lay.addWidget(cb)
             self.layer_boxes[key] = cb
+        scan_row = QHBoxLayout()
+        scan_row.addSpacing(22)
+        scan_row.addWidget(QLabel("Opacity"))
+        self.scan_opacity = QSlider(Qt.Horizontal)
+        self.scan_opacity.setRange(5, 100)
+        self.scan_opacity.setValue(int(round(self.settings.scan_opacity * 100)))
+        self.scan_opacity.setToolTip("How strongly the scanned maps show over the drawn map")
+        self.scan_opacity.valueChanged.connect(self._scan_opacity_changed)
+        scan_row.addWidget(self.scan_opacity, 1)
+        lay.addLayout(scan_row)
+        self.scan_button = QPushButton("Load a scan…")
+        self.scan_button.setToolTip("Lay a scan of a printed map sheet under the counters, aligned with three hexes")
+        self.scan_button.clicked.connect(lambda: self.load_scan())
+        lay.addWidget(self.scan_button)
         lay.addSpacing(10)
         lay.addWidget(QLabel("<b>Engine overlays</b>"))
         self.overlay_list = QListWidget()
@@ -475,6 +546,11 @@ class MainWindow(QMainWindow):
             a.toggled.connect(lambda on, k=key: self.set_layer(k, on))
             lm.addAction(a)
             self.layer_actions[key] = a
+        sm = v.addMenu("&Background scan")
+        sm.addAction("&Load a scan of a map sheet…", lambda: self.load_scan())
+        self.realign_menu = sm.addMenu("&Realign")
+        self.realign_menu.aboutToShow.connect(self._fill_realign)
+        sm.addAction("Remove &all scans", self.remove_scans)
         v.addSeparator()
         for d in (self.dock_inspector, self.dock_log, self.dock_layers, self.dock_presence, self.dock_chat):
             v.addAction(d.toggleViewAction())

@@ -711,7 +711,23 @@ class MapScene(QGraphicsScene):
         self.selection = SelectionItem()
         self.addItem(self.selection)
         self.stacks: dict[str, StackItem] = {}
+        self.scans: list[QGraphicsItem] = []       # app.scan.ScanItem: the player's aligned map scans
+        self.scan_opacity = 0.6
         self.setSceneRect(self.board.boundingRect())
+
+    def set_scans(self, items: list[QGraphicsItem]) -> None:
+        """The background scan layer: aligned scans between the drawn board and the overlays."""
+        for it in self.scans:
+            self.removeItem(it)
+        self.scans = list(items)
+        for it in self.scans:
+            self.addItem(it)
+        self.apply_layers()
+
+    def set_scan_opacity(self, opacity: float) -> None:
+        self.scan_opacity = max(0.0, min(1.0, opacity))
+        for it in self.scans:
+            it.setOpacity(self.scan_opacity)
 
     def set_units(self, units: dict) -> None:
         """Show the units of a state whose loc is a hex (off-map units live in the off-map display)."""
@@ -748,6 +764,9 @@ class MapScene(QGraphicsScene):
         self.overlay.setVisible(self.layers.get("highlights", True))
         self.reach.setVisible(self.layers.get("highlights", True))
         self.badges.setVisible(self.layers.get("highlights", True))
+        for it in self.scans:
+            it.setVisible(self.layers.get("scan", True))
+            it.setOpacity(self.scan_opacity)
         self.board.invalidate()
 
     def select_hex(self, label: str | None) -> None:

@@ -19,7 +19,7 @@ APP = "dfd"
 
 DEFAULT_LAYERS = {
     "terrain": True, "grid": True, "labels": True, "names": True, "roads": True,
-    "counters": True, "control": False, "highlights": True, "sheets": True,
+    "counters": True, "control": False, "highlights": True, "sheets": True, "scan": True,
 }
 
 
@@ -48,6 +48,8 @@ class Settings:
     player_name: str = ""                                      # LAN: the name this player goes by
     lan_port: int = 0                                          # LAN: the port last hosted on
     trusted_hosts: list[str] = field(default_factory=list)     # LAN: host keys the player confirmed
+    scans: list[dict] = field(default_factory=list)            # background scans: {"path", "points": [[u, v, hex]]}
+    scan_opacity: float = 0.6
 
     # ------------------------------------------------------------------ persistence
     @classmethod
