@@ -97,6 +97,9 @@ class MainWindow(QMainWindow):
         # ---- centre tabs
         self.offmap = OffMapDisplay()
         self.offmap.boxClicked.connect(self._box_clicked)
+        self.offmap.canvas.drop_handler = self.drop_unit
+        self.offmap.canvas.draggable = lambda uid: bool(self._unit_options(uid))
+        self.view.drop_handler = self.drop_unit
         self.cards = CardsPanel()
         self.dashboard = Dashboard()
         self.tabs = QTabWidget()
@@ -110,6 +113,9 @@ class MainWindow(QMainWindow):
         self.tabs.setTabToolTip(2, "Both sides' event cards (F4)")
         self.tabs.setTabToolTip(3, "Campaign charts (F5)")
         self.tabs.currentChanged.connect(lambda _i: self._refresh_tabs())
+        # dragging a counter over a tab opens it (off-map display -> map)
+        self.tabs.tabBar().setAcceptDrops(True)
+        self.tabs.tabBar().installEventFilter(self)
 
         central = QWidget()
         cl = QVBoxLayout(central)
@@ -199,6 +205,70 @@ class MainWindow(QMainWindow):
         self.cover.hide()
         self._update_lan_actions()
         self.refresh()
+
+    # ================================================================ dragging counters from the off-map display
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        from PySide6.QtCore import QEvent
+
+        from app.offmap import dragged_unit
+
+        if obj is self.tabs.tabBar() and event.type() in (QEvent.DragEnter, QEvent.DragMove) \
+                and dragged_unit(event.mimeData()):
+            i = obj.tabAt(event.position().toPoint())
+            if i >= 0 and i != self.tabs.currentIndex():
+                self.tabs.setCurrentIndex(i)
+            event.acceptProposedAction()
+            return True
+        return super().eventFilter(obj, event)
+
+    def _unit_options(self, uid: str) -> list[Option]:
+        """The pending decision's options about unit ``uid`` (those this screen may answer)."""
+        d = self.ctl.pending()
+        if d is None or self.ctl.replaying or not self.ctl.can_act(d):
+            return []
+        return [o for o in d.options if uid in option_units(o.action)]
+
+    def drop_unit(self, uid: str, target: str) -> bool:
+        """A counter dropped on a hex or box: send the pending decision's option that puts ``uid`` there.
+
+        An enumerated option naming the unit and the target is sent as is.  Otherwise, when the decision
+        takes that kind of action free-form (e.g. a placement anywhere within range), the unit's option
+        with the target replaced is sent and the engine judges it (its refusal cites the rule).  Anything
+        else is not sent: the counter stays where it was and the prompt line says why.
+        """
+        st, d = self.ctl.state(), self.ctl.pending()
+        name = counterart.face_of(st.units[uid]).title() if st is not None and uid in st.units else uid
+        where = self.offmap.title_of(target) if target.startswith(("box:", "track:", "card:")) else target
+        if d is None:
+            self._refused(f"{name} stays put: the scenario has ended", "4.1 XX")
+            return False
+        if self.ctl.replaying:
+            self._refused("Leave replay mode to play: the replay shows a past state of the game", "replay")
+            return False
+        if not self.ctl.can_act(d):
+            self._refused(f"{name} stays put: the game waits for the {d.side} side ({d.prompt})", d.rule)
+            return False
+        mine = self._unit_options(uid)
+        exact = [o for o in mine if option_target(o.action) == target]
+        if len(exact) == 1:
+            return self.ctl.act(exact[0].action)
+        if len(exact) > 1:
+            menu = QMenu(self)
+            for o in exact:
+                menu.addAction(o.label, lambda o=o: self.ctl.act(o.action))
+            menu.exec(self.cursor().pos())
+            return True
+        free = next((o for o in mine if o.action.kind in d.free_kinds and retarget(o.action, target) is not None), None)
+        if free is not None:
+            return self.ctl.act(retarget(free.action, target))
+        if mine:
+            dests = sorted({t for o in mine if (t := option_target(o.action))})
+            self._refused(f"{name} cannot go to {where} now: {d.prompt}"
+                          + (f" — its choices: {', '.join(dests[:8])}{'…' if len(dests) > 8 else ''}" if dests else ""),
+                          d.rule)
+        else:
+            self._refused(f"{name} stays put: the pending decision ({d.prompt}) offers nothing for it", d.rule)
+        return False
 
     def _acted(self, _entry) -> None:
         self.prompt.clear_refusal()
@@ -1295,6 +1365,41 @@ class MainWindow(QMainWindow):
             self.host_session = None
         self.local_ctl.close()
         super().closeEvent(event)
+
+
+TARGET_ARGS = ("hex", "to", "box")
+
+
+def option_units(a: Action) -> set[str]:
+    """The units an action is about (``unit``, ``units``)."""
+    out = set()
+    if isinstance(a.args.get("unit"), str):
+        out.add(a.args["unit"])
+    if isinstance(a.args.get("units"), (list, tuple)):
+        out.update(str(u) for u in a.args["units"])
+    return out
+
+
+def option_target(a: Action) -> str | None:
+    """Where an action puts its unit: its ``hex``/``to``/``box`` argument or the last hex of its ``path``."""
+    for k in TARGET_ARGS:
+        if isinstance(a.args.get(k), str):
+            return a.args[k]
+    path = a.args.get("path")
+    if isinstance(path, (list, tuple)) and path:
+        return str(path[-1])
+    return None
+
+
+def retarget(a: Action, target: str) -> Action | None:
+    """The same action with its destination (``hex``/``to``/``box``) replaced — for free-form kinds, which the
+    engine validates when applied; None when the action has no such single destination."""
+    args = dict(a.args)
+    for k in TARGET_ARGS:
+        if isinstance(args.get(k), str):
+            args[k] = target
+            return Action(kind=a.kind, side=a.side, args=args)
+    return None
 
 
 def overlay_cells(res) -> dict[str, tuple[str, str | None]]:

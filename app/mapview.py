@@ -704,6 +704,8 @@ class MapScene(QGraphicsScene):
         self.addItem(self.reach)
         self.path = HexOverlay(12, "#ffd966", "#7f6000", alpha=170)
         self.addItem(self.path)
+        self.drop = HexOverlay(13, "#ffd966", "#7f6000", alpha=200)     # the hex under a dragged counter
+        self.addItem(self.drop)
         self.routes = RouteItem()
         self.addItem(self.routes)
         self.badges = BadgeItem()
@@ -820,6 +822,9 @@ class MapView(QGraphicsView):
         self._settle.setSingleShot(True)
         self._settle.setInterval(180)
         self._settle.timeout.connect(self._zoom_settled)
+        self.drop_handler = None             # (unit, hex) -> bool: a counter dropped from the off-map display
+        self.setAcceptDrops(True)
+        self.viewport().setAcceptDrops(True)
 
     def scale_factor(self) -> float:
         return self.transform().m11()
@@ -905,6 +910,50 @@ class MapView(QGraphicsView):
         if lab != self._last_hover:
             self._last_hover = lab
             self.hexHovered.emit(lab)
+
+    # -------------------------------------------------------------- counters dragged from the off-map display
+    def _drop_hex(self, event) -> str:
+        from app.offmap import dragged_unit
+
+        if not dragged_unit(event.mimeData()):
+            return ""
+        rec = geo.hex_at(self.mapToScene(event.position().toPoint()))
+        return rec.label if rec else ""
+
+    def _show_drop(self, label: str) -> None:
+        scene = self.scene()
+        if isinstance(scene, MapScene):
+            scene.drop.set_cells({label: ("drop", None)} if label else {})
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802
+        from app.offmap import dragged_unit
+
+        if dragged_unit(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802
+        label = self._drop_hex(event)
+        self._show_drop(label)
+        if label:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragLeaveEvent(self, event) -> None:  # noqa: N802
+        self._show_drop("")
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        from app.offmap import dragged_unit
+
+        label = self._drop_hex(event)
+        self._show_drop("")
+        if label and self.drop_handler is not None and self.drop_handler(dragged_unit(event.mimeData()), label):
+            event.setDropAction(Qt.MoveAction)
+            event.accept()
+        else:
+            event.ignore()
 
     def keyPressEvent(self, event) -> None:  # noqa: N802
         k = event.key()

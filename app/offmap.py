@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QLinearGradient, QPainter, QPen
-from PySide6.QtWidgets import QScrollArea, QSizePolicy, QWidget
+from typing import Callable
+
+from PySide6.QtCore import QMimeData, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QDrag, QFont, QLinearGradient, QPainter, QPen, QPixmap
+from PySide6.QtWidgets import QApplication, QScrollArea, QSizePolicy, QWidget
 
 from app import counterart, theme
 from core import calendar
@@ -98,6 +100,18 @@ GROUPS: list[Group] = [
 
 TRT_LAST = 40
 CELL = 50
+UNIT_MIME = "application/x-dfd-unit"     # a dragged counter: the unit id
+
+
+def unit_mime(uid: str) -> QMimeData:
+    m = QMimeData()
+    m.setData(UNIT_MIME, uid.encode("utf-8"))
+    m.setText(uid)
+    return m
+
+
+def dragged_unit(mime: QMimeData) -> str:
+    return bytes(mime.data(UNIT_MIME)).decode("utf-8") if mime.hasFormat(UNIT_MIME) else ""
 
 
 @dataclass
@@ -108,6 +122,13 @@ class Placed:
 
 
 class OffMapCanvas(QWidget):
+    """The boxes and tracks; counters can be dragged onto a box (here) or a map hex (the map tab).
+
+    A drop is handed to ``drop_handler(unit, target)`` (the window), which sends the pending decision's
+    matching option; it returns False when there is none — the counter then stays where it was (the
+    window shows why).
+    """
+
     boxClicked = Signal(str)
 
     def __init__(self):
@@ -117,7 +138,13 @@ class OffMapCanvas(QWidget):
         self.trt_rects: dict[int, QRectF] = {}
         self.setMouseTracking(True)
         self.setMinimumWidth(1100)
+        self.setAcceptDrops(True)
         self._key = None
+        self.drop_handler: Callable[[str, str], bool] | None = None
+        self.draggable: Callable[[str], bool] = lambda uid: True
+        self.drop_box: str = ""                  # the box under a drag, highlighted
+        self._press: tuple[QPointF, str] | None = None
+        self.last_drag: QDrag | None = None
 
     # -------------------------------------------------------------- layout
     def _assign(self, st: GameState) -> tuple[dict[str, list], dict[int, list], dict[str, list]]:
@@ -307,11 +334,12 @@ class OffMapCanvas(QWidget):
                 p.setFont(small)
                 p.setPen(QColor("#8a7a5a"))
                 p.drawText(r.adjusted(8, 5, -8, 0), Qt.AlignRight | Qt.AlignTop, pl.box.rule)
-            per_row = max(1, int((r.width() - 12) // CELL))
+            if pl.box.id == self.drop_box:
+                p.setPen(QPen(QColor(theme.HIGHLIGHT_EDGE), 3))
+                p.setBrush(QColor(255, 217, 102, 70))
+                p.drawRoundedRect(r.adjusted(1.5, 1.5, -1.5, -1.5), 6, 6)
             for i, u in enumerate(pl.units):
-                row, col = divmod(i, per_row)
-                cr = QRectF(r.left() + 8 + col * CELL, r.top() + 26 + row * CELL, CELL - 5, CELL - 5)
-                counterart.paint_counter(p, cr, counterart.face_of(u), detail=1.0)
+                counterart.paint_counter(p, self.counter_rect(pl, i), counterart.face_of(u), detail=1.0)
             if not pl.units:
                 p.setFont(small)
                 p.setPen(QColor("#b0a283"))
@@ -323,12 +351,107 @@ class OffMapCanvas(QWidget):
                 return pl
         return None
 
+    @staticmethod
+    def counter_rect(pl: Placed, i: int) -> QRectF:
+        r = pl.rect
+        per_row = max(1, int((r.width() - 12) // CELL))
+        row, col = divmod(i, per_row)
+        return QRectF(r.left() + 8 + col * CELL, r.top() + 26 + row * CELL, CELL - 5, CELL - 5)
+
+    def unit_at(self, pt: QPointF) -> str:
+        pl = self.box_at(pt)
+        if pl is not None:
+            for i, u in enumerate(pl.units):
+                if self.counter_rect(pl, i).contains(pt):
+                    return u.id
+        return ""
+
+    def unit_pos(self, uid: str) -> QPointF | None:
+        """The centre of a unit's counter in this canvas (tests, drag feedback)."""
+        for pl in self.placed:
+            for i, u in enumerate(pl.units):
+                if u.id == uid:
+                    return self.counter_rect(pl, i).center()
+        return None
+
+    # -------------------------------------------------------------- drag and drop
     def mousePressEvent(self, event) -> None:  # noqa: N802
-        pl = self.box_at(event.position())
+        pt = event.position()
+        uid = self.unit_at(pt) if event.button() == Qt.LeftButton else ""
+        self._press = (pt, uid) if uid else None
+        pl = self.box_at(pt)
         if pl is not None:
             self.boxClicked.emit(pl.box.id)
 
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        self._press = None
+
+    def start_drag(self, uid: str) -> Qt.DropAction:
+        """Drag ``uid``'s counter; returns Qt.MoveAction when a drop sent an option, else Qt.IgnoreAction."""
+        st = self.state
+        if st is None or uid not in st.units:
+            return Qt.IgnoreAction
+        drag = QDrag(self)
+        drag.setMimeData(unit_mime(uid))
+        pm = QPixmap(CELL, CELL)
+        pm.fill(Qt.transparent)
+        p = QPainter(pm)
+        p.setRenderHint(QPainter.Antialiasing, True)
+        counterart.paint_counter(p, QRectF(2, 2, CELL - 5, CELL - 5), counterart.face_of(st.units[uid]), detail=1.0)
+        p.end()
+        drag.setPixmap(pm)
+        drag.setHotSpot(pm.rect().center())
+        self.last_drag = drag
+        return self._exec(drag)
+
+    def _exec(self, drag: QDrag) -> Qt.DropAction:
+        return drag.exec(Qt.MoveAction)
+
+    def _drag_target(self, event) -> str:
+        if not dragged_unit(event.mimeData()):
+            return ""
+        pl = self.box_at(event.position())
+        return pl.box.id if pl is not None else ""
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802
+        if dragged_unit(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802
+        box = self._drag_target(event)
+        if box != self.drop_box:
+            self.drop_box = box
+            self.update()
+        if box:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragLeaveEvent(self, event) -> None:  # noqa: N802
+        self.drop_box = ""
+        self.update()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        box = self._drag_target(event)
+        uid = dragged_unit(event.mimeData())
+        self.drop_box = ""
+        self.update()
+        if box and self.drop_handler is not None and self.drop_handler(uid, box):
+            event.setDropAction(Qt.MoveAction)
+            event.accept()
+        else:
+            event.ignore()             # the counter stays in its box (the window said why)
+
     def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        if self._press is not None and event.buttons() & Qt.LeftButton:
+            if (event.position() - self._press[0]).manhattanLength() >= QApplication.startDragDistance():
+                uid = self._press[1]
+                self._press = None
+                if self.draggable(uid):
+                    self.start_drag(uid)
+                return
         pl = self.box_at(event.position())
         if pl is None:
             for gt, r in self.trt_rects.items():
@@ -344,6 +467,9 @@ class OffMapCanvas(QWidget):
             self.setToolTip("")
             return
         tip = f"<b>{pl.box.title}</b> ({pl.box.rule or pl.box.id})<br>{len(pl.units)} unit(s)"
+        uid = self.unit_at(event.position())
+        if uid and self.draggable(uid):
+            tip += f"<br><i>Drag {uid} to a highlighted hex or box to answer the prompt</i>"
         if pl.units:
             tip += "<br>" + ", ".join(counterart.face_of(u).title() for u in pl.units[:20])
         self.setToolTip(tip)
