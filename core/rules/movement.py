@@ -333,9 +333,10 @@ def parse_move(eng: Engine, frame: Frame, action: Action, reaction: bool) -> Mov
         u = st.units.get(i)
         if u is None or u.side != action.side:
             raise IllegalAction(f"{i} is not a {action.side} unit", "13.0")
-        if hex_of(u) is None:
-            raise IllegalAction(f"{counter_of(u).name} is not on the hex grid ({u.loc}); see 13.8 and 22.0", "13.8")
-        if i in frame.data.get("moved", {}):
+        if hex_of(u) is None and not (a.get("enter") and u.loc == a.get("enter")):
+            raise IllegalAction(f"{counter_of(u).name} is not on the hex grid ({u.loc}); to enter it name the box in "
+                                "args.enter (13.8, 22.0)", "13.8")
+        if i in frame.data.get("moved", {}) and i not in frame.data.get("continue", []):
             raise IllegalAction(f"{counter_of(u).name} has already moved this phase; each stack completes its movement "
                                 "before another moves", "13.1")
         if u.captured:
@@ -350,8 +351,10 @@ def parse_move(eng: Engine, frame: Frame, action: Action, reaction: bool) -> Mov
     start = hex_of(units[0])
     if path and path[0] == start:
         path = path[1:]
-    if not path and not a.get("reserve"):
+    if not path and not a.get("reserve") and not a.get("exit"):
         raise IllegalAction("the path is empty: name the hexes entered", "13.1")
+    if reaction and (a.get("lift") or a.get("enter")):
+        raise IllegalAction("transport and entering the map take place only during a friendly Movement Phase", "13.7")
     opts = MoveOptions(night=bool(a.get("night")), road_march=bool(a.get("road_march")), reaction=reaction,
                        lift=bool(a.get("lift")))
     if a.get("forced_march"):
@@ -361,7 +364,12 @@ def parse_move(eng: Engine, frame: Frame, action: Action, reaction: bool) -> Mov
     for hx, lst in pickup.items():
         for pid in lst:
             if pid in frame.data.get("moved", {}):
-                raise IllegalAction(f"{pid} has already moved this phase", "13.1")
+                pu = st.units.get(pid)
+                # 13.7 c): a transported unit may move up to its RMA (one hex on foot) before being picked up
+                if (pu is None or is_motorized(pu) or frame.data.get("hexes", {}).get(pid, 99) > 1
+                        or pid in frame.data.get("lifted", [])):
+                    raise IllegalAction(f"{pid} has already moved this phase (more than its RMA before being "
+                                        "transported)", "13.7 c)")
     check_lift(st, units + [st.units[p] for lst in pickup.values() for p in lst if p in st.units])
     return MoveRequest(units=ids, path=path, opts=opts, pickup=pickup, drop=drop, reserve=bool(a.get("reserve")))
 
@@ -401,6 +409,8 @@ def sample_moves(eng: Engine, frame: Frame, side: str, reaction: bool, limit: in
     for u in _units_free(eng, frame, side):
         if reaction and not reaction_eligible(eng, frame, u):
             continue
+        if reaction and is_surprised(eng.state, side) and is_motorized(u) and not u.reserve:
+            continue            # 6.2: its RMA is rolled when it moves, so no move can be offered as surely legal
         by_hex.setdefault(u.loc, []).append(u.id)
     for loc in sorted(by_hex)[:4]:
         for uid in by_hex[loc][:2]:
@@ -459,8 +469,75 @@ class _MoveBase(Procedure):
                 raise IllegalAction("a force-marching unit may not road march", "13.2.4")
             bonus = eng.roll(1, "Forced march (13.2.4)")[0] + 3
             req.opts.forced = {uid: bonus for uid in req.units}
-        self.run_path(eng, frame, req.units, req.path, req.opts, {}, req.pickup, req.drop, rma_values,
-                      reserve=req.reserve, forced=bool(action.args.get("forced_march")))
+        if req.opts.lift:
+            frame.data["pre_lift_moved"] = [p for lst in req.pickup.values() for p in lst
+                                            if p in frame.data.get("moved", {})]
+        cont = frame.data.setdefault("continue", [])
+        spent0 = {i: frame.data["moved"][i] for i in req.units if i in cont and i in frame.data.get("moved", {})}
+        after_lift = [i for i in req.units if i in frame.data.get("after_lift", [])]
+        if after_lift and len(req.path) > 1 and not is_motorized(st.units[after_lift[0]]):
+            raise IllegalAction(f"{counter_of(st.units[after_lift[0]]).name} was transported and may move no more "
+                                "than its RMA (one hex) after being dropped off", "13.7 c)")
+        path = req.path
+        box = action.args.get("enter")
+        if box:
+            from core.rules import transport
+
+            if not path:
+                raise IllegalAction("name the hex of entry first in the path", "13.8")
+            entry = path[0]
+            for uid in req.units:
+                u = st.units[uid]
+                if uid in frame.data.get("moved", {}):
+                    raise IllegalAction(f"{counter_of(u).name} has already moved this phase", "13.1")
+                if box == transport.NRV:
+                    from core.rules import offmap
+
+                    why = offmap.nrv_exit_blocked(eng, uid)
+                    if why:
+                        raise IllegalAction(why, "AXC-15")
+                c = transport.entry_cost(str(box), entry.label, tec_class(u))
+                if c > allowance(st, u, req.opts):
+                    raise IllegalAction(f"{counter_of(u).name} needs {tec.mp(c):g} MP to enter at {entry.label}", "13.8")
+                if enemy_units_at(st, entry, u.side):
+                    raise IllegalAction(f"the entry hex {entry.label} is occupied by the enemy", "13.8")
+                spent0[uid] = c
+                u.loc = entry.label
+            path = path[1:]
+        for i in req.units:
+            if i in cont:
+                cont.remove(i)
+        if not path:
+            for uid in req.units:
+                frame.data["moved"][uid] = spent0.get(uid, frame.data["moved"].get(uid, 0))
+        else:
+            self.run_path(eng, frame, req.units, path, req.opts, spent0, req.pickup, req.drop, rma_values,
+                          reserve=req.reserve, forced=bool(action.args.get("forced_march")))
+        exit_to = action.args.get("exit")
+        if exit_to:
+            from core.rules import transport
+
+            if frame.data.get("overrun"):
+                raise IllegalAction("a stack that overruns on its way may not leave the map in the same move", "13.8")
+            for uid in req.units:
+                u = st.units[uid]
+                c = transport.exit_cost(eng, u, u.loc, str(exit_to))
+                spent = frame.data["moved"].get(uid, 0) + c
+                if spent > allowance(st, u, req.opts, (rma_values or {}).get(uid)):
+                    raise IllegalAction(f"{counter_of(u).name} needs {tec.mp(c):g} more MP to leave the hex grid from "
+                                        f"{u.loc}", "13.8")
+                frame.data["moved"][uid] = spent
+                transport.finish_exit(eng, u, str(exit_to))
+        if req.opts.lift and not frame.data.get("overrun"):
+            pre_moved = set(frame.data.get("pre_lift_moved", []))
+            for uid in [x for lst in req.pickup.values() for x in lst] + req.units:
+                u = st.units.get(uid)
+                if u is None or is_motorized(u) or not is_combat(u) or uid in frame.data.setdefault("lifted", []):
+                    continue
+                frame.data["lifted"].append(uid)
+                if uid not in pre_moved:
+                    frame.data.setdefault("after_lift", []).append(uid)      # 13.7 c): may move its RMA after
+                    cont.append(uid)
 
     def run_path(self, eng: Engine, frame: Frame, units: list[str], path: list[Hex], opts: MoveOptions,
                  spent0: dict[str, int], pickup: dict, drop: dict, rma_values: dict | None, *,
@@ -482,7 +559,10 @@ class _MoveBase(Procedure):
                 if uid not in movers:
                     self.finish_unit(eng, frame, uid, plan.loc[uid], plan.spent[uid], opts, reserve=False)
             return
+        hexes = frame.data.setdefault("hexes", {})
         for uid in all_ids:
+            if not _carried(st.units[uid], [st.units[i] for i in all_ids], opts):
+                hexes[uid] = hexes.get(uid, 0) + plan.hexes.get(uid, 0)
             self.finish_unit(eng, frame, uid, plan.loc[uid], plan.spent[uid], opts,
                              reserve=reserve, entered_ezoc=uid in plan.entered_ezoc)
         self.after_move(eng, frame, all_ids, opts, forced)
@@ -537,16 +617,58 @@ class _MoveBase(Procedure):
             "units": movers, "hex": target.label, "rest": [h.label for h in rest], "spent": spent,
             "opts": {"night": opts.night, "road_march": opts.road_march, "forced": opts.forced,
                      "reaction": opts.reaction, "lift": opts.lift, "reserve_reaction": opts.reserve_reaction},
-            "rma": rma_values or {}, "hq": hq,
+            "rma": rma_values or {}, "hq": hq, "extra": 0 if hq else OVERRUN_COST,
         }
-        eng.say(f"{', '.join(counter_of(st.units[i]).name for i in movers)} overrun {target.label} (13.4)")
-        eng.push("resolve_combat", attackers=list(movers), hex=target.label, form="overrun")
+        away = overrun_reactors(st, movers, target)
+        if away:
+            # 13.4.3: the defender may react away before the 2 MP of the overrun are expended
+            eng.say(f"{', '.join(counter_of(st.units[i]).name for i in away)} may react away from {target.label} "
+                    "before the overrun (13.4.3)")
+            eng.push("overrun_reaction", hex=target.label, units=away, attackers=list(movers),
+                     side=other(st.units[movers[0]].side))
+            return
+        self.push_overrun_combat(eng, frame)
+
+    def push_overrun_combat(self, eng: Engine, frame: Frame) -> None:
+        st = eng.state
+        ov = frame.data["overrun"]
+        movers = ov["units"]
+        eng.say(f"{', '.join(counter_of(st.units[i]).name for i in movers)} overrun {ov['hex']} (13.4)")
+        eng.push("resolve_combat", attackers=list(movers), hex=ov["hex"], form="overrun")
 
     def resume(self, eng: Engine, frame: Frame, child: Frame) -> None:
-        ov = frame.data.pop("overrun", None)
+        ov = frame.data.get("overrun")
         if ov is None:
             return
         st = eng.state
+        if child.proc == "overrun_reaction":
+            if any(u.side != frame.data["side"] for u in st.units_at(ov["hex"])):
+                self.push_overrun_combat(eng, frame)
+                return
+            # every defender reacted away: the movers enter the hex without the overrun's 2 MP (13.4.3)
+            frame.data.pop("overrun")
+            opts = MoveOptions(**{k: v for k, v in ov["opts"].items()})
+            movers = [i for i in ov["units"] if i in st.units]
+            spent = {i: ov["spent"][i] - ov.get("extra", 0) for i in movers}
+            for i in movers:
+                st.units[i].loc = ov["hex"]
+            eng.say(f"{ov['hex']} is empty after the reaction: the moving units enter it (13.4.3)")
+            rest = [parse_hex(x) for x in ov["rest"]]
+            if rest:
+                try:
+                    self.run_path(eng, frame, movers, rest, opts, spent, {}, {}, ov["rma"] or None, started_in_ezoc=None)
+                    return
+                except IllegalAction as exc:
+                    # the reaction changed the situation: the rest of the declared path is no longer legal;
+                    # the moving units stop in the hex they entered (G-OVERRUN-REACT)
+                    eng.say(f"The rest of the path is no longer legal ({exc}); the moving units stop in {ov['hex']}")
+                for i in movers:
+                    frame.data["moved"][i] = spent[i]
+            else:
+                for i in movers:
+                    frame.data["moved"][i] = spent[i]
+            return
+        frame.data.pop("overrun", None)
         target = ov["hex"]
         opts = MoveOptions(**{k: v for k, v in ov["opts"].items()})
         outcome = child.data.get("outcome")
@@ -654,6 +776,77 @@ def units_near_enemy(state: GameState, side: str, radius: int = 2) -> list[str]:
     return sorted(out)
 
 
+def overrun_reactors(state: GameState, movers: list[str], target: Hex) -> list[str]:
+    """13.4.3: defenders with a greater reaction MA than the overrunning units, able to react (13.5:
+    in GenS, not disrupted); MSU may go with them."""
+    best = max((rma(state.units[i]) for i in movers), default=0)
+    out = []
+    for u in sorted(state.units_at(target.label), key=lambda x: x.id):
+        if u.side == state.units[movers[0]].side or u.disrupted or u.ogs or not is_combat(u):
+            continue
+        if is_motorized(u) and rma(u) > best:
+            out.append(u.id)
+    return out
+
+
+@procedure("overrun_reaction")
+class OverrunReaction(Procedure):
+    """13.4.3: the non-phasing player may react away from the hex about to be overrun; the reacting
+    units make a morale check afterwards (no check with an HQ, 15.6)."""
+
+    def decide(self, eng: Engine, frame: Frame) -> Decision | None:
+        d = frame.data
+        if d.get("done"):
+            return None
+        side = d["side"]
+        st = eng.state
+        left = [i for i in d["units"] if i in st.units and st.units[i].loc == d["hex"]]
+        if not left:
+            return None
+        opts = [Option(action=Action(kind="done", side=side), label=f"Stand in {d['hex']} and accept the overrun")]
+        try:
+            paths = reachable_paths(st, side, left, MoveOptions(reaction=True), max_nodes=2000)
+        except IllegalAction:
+            paths = {}
+        for lab, p in sorted(paths.items(), key=lambda kv: (len(kv[1]), kv[0]))[:12]:
+            opts.append(Option(action=Action(kind="move", side=side, args={"units": left, "path": p}),
+                               label=f"React away to {lab}"))
+        return Decision(side=side, kind="overrun_reaction", rule="13.4.3",
+                        prompt=f"React away from {d['hex']} before it is overrun? (13.4.3)",
+                        options=tuple(opts), free_kinds=("move",), context={"hex": d["hex"], "units": left})
+
+    def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
+        d = frame.data
+        st = eng.state
+        if action.kind == "done":
+            d["done"] = True
+            return
+        if action.kind != "move":
+            super().apply(eng, frame, action)
+        ids = [str(i) for i in action.args.get("units") or []]
+        if not ids or any(i not in d["units"] or st.units[i].loc != d["hex"] for i in ids):
+            raise IllegalAction(f"only the units in {d['hex']} with a greater reaction MA than the overrunning "
+                                "units may react away", "13.4.3")
+        path = [parse_hex(x) for x in _labels(action.args.get("path", []))]
+        if path and path[0].label == d["hex"]:
+            path = path[1:]
+        if not path:
+            raise IllegalAction("the path is empty: name the hexes entered", "13.1")
+        plan = trace(st, d["side"], ids, path, MoveOptions(reaction=True))
+        if plan.overrun_at is not None:
+            raise IllegalAction("reacting units may not overrun", "13.5 b)")
+        hq = any(is_hq_unit(st.units[i]) for i in ids)
+        for i in ids:
+            st.units[i].loc = plan.loc[i]
+            st.units[i].reserve = False
+        eng.say(f"{', '.join(counter_of(st.units[i]).name for i in ids)} react away to {st.units[ids[0]].loc} (13.4.3)")
+        for i in ids:
+            if hq:
+                continue
+            if not morale_check(eng, i, why="after reacting away from an overrun, 13.4.3"):
+                disrupt(eng, i, "failed the morale check after reacting away from an overrun", "13.4.3")
+
+
 @procedure("movement")
 class MovementProcedure(_MoveBase):
     """4.1 VI.3 (13.0): the phasing player moves stacks one at a time, then says done."""
@@ -675,7 +868,7 @@ class MovementProcedure(_MoveBase):
             side=side, kind="movement", prompt="Move ground units (13.0); overruns, supply and construction actions",
             rule="4.1 VI.3; 13.0", options=tuple(opts),
             free_kinds=("move", "create_base", "emergency_supply", "destroy_supply", "transfer", "reserve", "build_fort",
-                        "build_rail", "build_road"),
+                        "build_rail", "build_road", "rail", "coastal_ship", "air_land", "oasis_move", "raid"),
             context={"step": frame.data["step"], "moved": dict(frame.data.get("moved", {}))},
         )
 
@@ -702,6 +895,17 @@ class MovementProcedure(_MoveBase):
         if k in ("emergency_supply", "destroy_supply", "transfer"):
             supply.apply_action(eng, frame, action)
             return
+        if k in ("rail", "coastal_ship", "air_land"):
+            from core.rules import transport
+
+            {"rail": transport.rail_move, "coastal_ship": transport.coastal_ship,
+             "air_land": transport.air_land}[k](eng, frame, action.side, dict(action.args))
+            return
+        if k in ("oasis_move", "raid"):
+            from core.rules import raiders
+
+            (raiders.oasis_move if k == "oasis_move" else raiders.raid)(eng, frame, action.side, dict(action.args))
+            return
         if k in ("build_fort", "build_rail", "build_road"):
             from core.rules import construction
 
@@ -726,18 +930,29 @@ class ReactionProcedure(_MoveBase):
             return None
         side = frame.data["side"]
         opts = [Option(action=Action(kind="done", side=side), label="End the Reaction Phase")]
+        if not frame.data.get("reacted"):
+            elig = lambda u: reaction_eligible(eng, frame, u)                      # noqa: E731
+            for sid, cid in supply.reaction_destroy_options(eng, frame, side, elig):
+                opts.append(Option(action=Action(kind="destroy_supply", side=side, args={"unit": sid, "by": cid}),
+                                   label=f"Try to destroy the {supply_kind(eng.state.units[sid])} in "
+                                         f"{eng.state.units[sid].loc} (12.2.5)"))
         opts += sample_moves(eng, frame, side, reaction=True, limit=6)
         return Decision(side=side, kind="reaction", prompt="Reaction movement (13.5)", rule="4.1 VII; 13.5",
-                        options=tuple(opts), free_kinds=("move",), context={"step": frame.data["step"]})
+                        options=tuple(opts), free_kinds=("move", "destroy_supply"), context={"step": frame.data["step"]})
 
     def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
         if action.kind == "done":
             frame.data["done"] = True
             return
+        if action.kind == "destroy_supply":
+            supply.reaction_destroy(eng, frame, action.side, str(action.args.get("unit", "")),
+                                    str(action.args.get("by", "")), lambda u: reaction_eligible(eng, frame, u))
+            return
         if action.kind == "move":
             if action.args.get("road_march"):
                 raise IllegalAction("road march is not available during the Reaction Phase", "13.2.3")
             self.apply_move(eng, frame, action)
+            frame.data["reacted"] = True
             return
         super().apply(eng, frame, action)
 
@@ -864,24 +1079,99 @@ def path_cost(state: GameState, side: str, units: list[str], path: list[str], op
     return plan.spent
 
 
-def query_reachable(eng: Engine, units: list[str], road_march: bool = False, night: bool = False) -> dict[str, float]:
-    """GUI query: every hex the stack can reach this phase -> MP spent by its first unit."""
+def _query_opts(eng: Engine, road_march: bool, night: bool) -> MoveOptions:
+    st = eng.state
+    frame = st.stack[-1] if st.stack else None
+    reaction = bool(frame and frame.proc in ("reaction", "overrun_reaction"))
+    return MoveOptions(road_march=road_march, night=night, reaction=reaction)
+
+
+def query_reachable(eng: Engine, units: list[str], road_march: bool = False, night: bool = False,
+                    with_paths: bool = False) -> dict[str, Any]:
+    """GUI query: every hex the stack can reach this phase -> MP spent by its first unit.
+
+    With ``with_paths=True`` each value is ``{"mp": x, "path": [labels]}`` (the
+    path a ``move`` action would accept); the default return value is unchanged.
+    """
     st = eng.state
     if not units:
         return {}
     side = st.units[units[0]].side
-    frame = st.stack[-1] if st.stack else None
-    reaction = bool(frame and frame.proc == "reaction")
-    opts = MoveOptions(road_march=road_march, night=night, reaction=reaction)
+    opts = _query_opts(eng, road_march, night)
     paths = reachable_paths(st, side, units, opts)
-    out: dict[str, float] = {}
+    out: dict[str, Any] = {}
     for lab, p in paths.items():
         try:
             spent = trace(st, side, units, [Hex.parse(x) for x in p], opts).spent
         except IllegalAction:
             continue
-        out[lab] = tec.mp(max(spent[u] for u in units))
+        cost = tec.mp(max(spent[u] for u in units))
+        out[lab] = {"mp": cost, "path": list(p)} if with_paths else cost
     return out
 
 
+def query_route(eng: Engine, units: list[str], to: str, road_march: bool = False,
+                night: bool = False) -> dict[str, Any] | None:
+    """GUI query: the cheapest legal path to ``to`` the ``move`` action would accept,
+    ``{"path": [labels], "mp": cost}``, or None.  An enemy-occupied ``to`` is
+    reached by an overrun (13.4): the path ends in it, ``"overrun": True`` and the
+    cost includes the full terrain cost and the 2 MP (none with an HQ, 15.6)."""
+    st = eng.state
+    if not units or any(i not in st.units for i in units):
+        return None
+    try:
+        target = Hex.parse(str(to))
+    except HexLabelError:
+        return None
+    us = [st.units[i] for i in units]
+    start = hex_of(us[0])
+    if start is None or target == start:
+        return None
+    side = us[0].side
+    opts = _query_opts(eng, road_march, night)
+    paths = reachable_paths(st, side, units, opts)
+    if not enemy_units_at(st, target, side):
+        p = paths.get(target.label)
+        if p is None:
+            return None
+        try:
+            spent = trace(st, side, units, [Hex.parse(x) for x in p], opts).spent
+        except IllegalAction:
+            return None
+        return {"path": list(p), "mp": tec.mp(max(spent[u] for u in units))}
+    # overrun: the cheapest adjacent approach whose total stays within every allowance
+    gm = tec.current_map()
+    hq = any(is_hq_unit(u) for u in us)
+    best: dict[str, Any] | None = None
+    for n in tec.nbrs(target):
+        approach = [] if n == start else paths.get(n.label)
+        if approach is None:
+            continue
+        try:
+            plan = trace(st, side, units, [Hex.parse(x) for x in approach] + [target], opts)
+            if plan.overrun_at is None:
+                continue
+            check_overrun(st, side, units, target, opts)
+        except IllegalAction:
+            continue
+        total = 0
+        ok = True
+        for u in us:
+            c, _ = tec.step_cost(gm, tec_class(u), n, target)
+            if c is None:
+                ok = False
+                break
+            s = plan.spent[u.id] + c + (0 if hq else OVERRUN_COST)
+            if s > allowance(st, u, opts):
+                ok = False
+                break
+            total = max(total, s)
+        if ok and (best is None or total < best["_e"]):
+            best = {"path": list(approach) + [target.label], "mp": tec.mp(total), "overrun": True, "_e": total}
+    if best is not None:
+        best.pop("_e")
+    return best
+
+
 QUERIES["reachable"] = query_reachable
+QUERIES["route"] = query_route

@@ -15,7 +15,11 @@ Actions of the ``refit`` decision (free kinds; ``done`` is enumerable):
 Limits (17.2.1): RP of one nationality refit only that nationality; one unit of
 each Commonwealth nationality other than British per Movement Phase.  The RP
 cost of a box refit is one RP step per unit step (reconstructed, see
-docs/rulings.d/ground.md G-REFIT-COST) unless ``core.charts.refit_cost`` is available.
+docs/rulings.d/ground.md G-REFIT-COST): ``core.charts.refit_cost`` by the category of
+:func:`refit_category`.
+
+``upgrade`` {unit, row, rps?, to?} (8.4, 17.3): replace a unit by the counters of an Upgrade
+Chart row (``core.charts.upgrades``), through the refit procedure.
 """
 
 from __future__ import annotations
@@ -40,17 +44,35 @@ def same_nationality(unit: UnitState, rp: UnitState) -> bool:
     return counter_of(unit).nationality == rp_nationality(rp)
 
 
-def box_cost(unit: UnitState, steps: int) -> int:
-    """RP steps to rebuild ``steps`` steps of ``unit`` (Refit Costs Chart)."""
-    try:
-        from core import charts
+def refit_category(unit: UnitState) -> str:
+    """The Refit Costs Chart row of a unit (core.charts.refit_cost categories)."""
+    c = counter_of(unit)
+    if c.garrison:
+        return "garrison"
+    if c.move_class == "raider":
+        return "desert_raider"
+    if c.divisional:
+        return "division"
+    if c.no_cadre:
+        return "no_cadre"
+    if c.unit_type in ("armor", "armour", "assault gun") or (c.move_class == "mechanised" and c.unit_type == "recon"):
+        return "armour"
+    return "non_divisional"
 
-        fn = getattr(charts, "refit_cost", None)
-        if fn is not None:
-            return int(fn(counter_of(unit), steps))
-    except Exception:
-        pass
-    return steps
+
+def chart_cost(unit: UnitState, stage: str, steps: int = 1) -> int:
+    """17.2: RP steps from the Refit Costs Chart (resources/charts/refit.toml)."""
+    from core import charts
+
+    cost = charts.refit_cost(refit_category(unit), stage=stage, steps=steps)   # type: ignore[arg-type]
+    if cost < 0:
+        raise IllegalAction(f"{counter_of(unit).name} cannot be refitted this way (Refit Costs Chart)", "17.2")
+    return cost
+
+
+def box_cost(unit: UnitState, steps: int) -> int:
+    """RP steps to rebuild ``steps`` steps of ``unit`` from the Refit Box (Refit Costs Chart)."""
+    return chart_cost(unit, "from_refit_box", steps)
 
 
 def primary_base_hex(eng: Engine, side: str) -> str:
@@ -122,8 +144,11 @@ def refit_hex(eng: Engine, frame: Frame, side: str, uid: str, rid: str) -> None:
             raise IllegalAction("neither the unit nor the RP may be in an EZOC", "17.2")
     if not within_reaction_distance(eng, u, hex_of(rp)):
         raise IllegalAction(f"the RP in {rp.loc} is not within {name}'s reaction movement distance", "17.2")
+    cost = chart_cost(u, "on_map")
+    if rp.steps < cost:
+        raise IllegalAction(f"{name} needs {cost} RP (Refit Costs Chart); the marker in {rp.loc} has {rp.steps}", "17.2")
     _cw_limit(frame, u)
-    _spend(eng, [rp], 1)
+    _spend(eng, [rp], cost)
     u.steps = counter_of(u).steps
     eng.say(f"{name} is refitted to full strength with the RP in {rp.loc} (17.2)")
 
@@ -161,7 +186,12 @@ def refit_from_box(eng: Engine, frame: Frame, side: str, uid: str, rids: list, s
             raise IllegalAction("the RP must be stacked with or adjacent to the primary base", "17.2 / 12.2.4")
     steps = max(1, min(int(steps or c.steps), c.steps))
     direct = destroyed and c.narrow_refit
-    cost = box_cost(u, steps) if (not destroyed or direct) else 1
+    if not destroyed:
+        cost = box_cost(u, steps)
+    elif direct:
+        cost = chart_cost(u, "destroyed_to_refit") + box_cost(u, steps)     # both stages in one phase
+    else:
+        cost = chart_cost(u, "destroyed_to_refit")
     have = sum(r.steps for r in rps)
     if have < cost:
         raise IllegalAction(f"{c.name} needs {cost} RP; {have} named", "17.2")
@@ -189,21 +219,195 @@ class RefitProcedure(Procedure):
         if frame.data.get("done"):
             return None
         side = frame.data["side"]
+        opts = [Option(action=Action(kind="done", side=side), label="No (more) refits")]
+        if not frame.data.get("refitted"):
+            # 12.3 b): a dump gives GenS to one hex, right after the VI.1 determination (G-DUMP-GENS)
+            opts += [Option(action=Action(kind="dump_gens", side=side, args={"dump": d, "hex": h}),
+                            label=f"Expend {d} to give GenS to {h} (12.3 b)")
+                     for d, h in supply.dump_gens_targets(eng.state, side)]
+        opts += upgrade_options(eng, frame, side)
         return Decision(side=side, kind="refit", prompt="Conduct refit operations (17.0)", rule="4.1 VI.2; 17.0",
-                        options=(Option(action=Action(kind="done", side=side), label="No (more) refits"),),
-                        free_kinds=("refit_hex", "refit_box", "refit_destroyed"))
+                        options=tuple(opts),
+                        free_kinds=("refit_hex", "refit_box", "refit_destroyed", "dump_gens", "upgrade"))
 
     def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
         a, side = action.args, action.side
         if action.kind == "done":
             frame.data["done"] = True
+        elif action.kind == "dump_gens":
+            if frame.data.get("refitted"):
+                raise IllegalAction("a dump gives GenS at the start of the Movement Phase, before refit", "12.3 b)")
+            supply.dump_gens(eng, side, str(a.get("dump", "")), str(a.get("hex", "")))
+        elif action.kind == "upgrade":
+            upgrade(eng, frame, side, str(a.get("unit", "")), int(a.get("row", -1)), list(a.get("rps") or []),
+                    str(a.get("to") or ""))
+            frame.data["refitted"] = True
         elif action.kind == "refit_hex":
             refit_hex(eng, frame, side, str(a.get("unit")), str(a.get("rp")))
+            frame.data["refitted"] = True
         elif action.kind in ("refit_box", "refit_destroyed"):
             refit_from_box(eng, frame, side, str(a.get("unit")), list(a.get("rps") or []), int(a.get("steps") or 0),
                            destroyed=action.kind == "refit_destroyed")
+            frame.data["refitted"] = True
         else:
             super().apply(eng, frame, action)
+
+
+# =========================================================================== 8.4 / 17.3 upgrades
+def _gt_available(eng: Engine, text: str) -> bool:
+    """An Upgrade Chart row's ``available``: "GT n" (from that GT on) or a card id (once played)."""
+    import re
+
+    m = re.search(r"GT\s*(\d+)", text)
+    if m and eng.state.gt >= int(m.group(1)):
+        return True
+    for card in re.findall(r"[A-Z]{3}-\d+", text):
+        if eng.state.cards.get(card, {}).get("status") in ("in_play", "discarded", "played"):
+            return True
+    return False
+
+
+def _in_play(eng: Engine, cid: str) -> bool:
+    """A counter is in play unless absent, removed, or waiting in an Upgrade Box (27.1)."""
+    for uid, u in eng.state.units.items():
+        if uid.split("#", 1)[0] == cid and u.loc != "removed" and not u.loc.lower().startswith("box:upgrade"):
+            return True
+    return False
+
+
+def upgrade_rows(eng: Engine, u: UnitState) -> list[tuple[int, object]]:
+    from core import charts
+
+    out = []
+    for i, row in enumerate(charts.upgrades()):
+        if u.id.split("#", 1)[0] in row.from_ and _gt_available(eng, row.available):
+            free = [t for t in row.to if not _in_play(eng, t)]
+            if free and (row.kind != "split" or len(free) == len(row.to)):
+                out.append((i, row))
+    return out
+
+
+def _upgrade_eligible(eng: Engine, u: UnitState) -> str:
+    """'' when ``u`` may upgrade now, else the reason (8.2 g, 12.2.4, 17.2)."""
+    if u.disrupted:
+        return "disrupted units may not refit or upgrade"
+    if u.loc == refit_box(u.side):
+        return ""
+    if hex_of(u) is None:
+        return "only units on the map or in the Refit Box may upgrade"
+    if u.ogs or u.isolated:
+        return "the unit must be in general supply to refit or upgrade"
+    if hex_of(u) in zoc.zoc_hexes(eng.state, other(u.side)):
+        return "the unit may not be in an enemy ZOC to refit or upgrade"
+    return ""
+
+
+def upgrade_options(eng: Engine, frame: Frame, side: str) -> list[Option]:
+    out: list[Option] = []
+    if side == "Axis" and eng.state.vars.get("primary_base_moved_gt") == eng.state.gt:
+        return out
+    for u in sorted(eng.state.units_of(side), key=lambda x: x.id):
+        if u.id in frame.data.get("upgraded", []) or _upgrade_eligible(eng, u):
+            continue
+        for i, row in upgrade_rows(eng, u):
+            if row.rp == 0:
+                out.append(Option(action=Action(kind="upgrade", side=side, args={"unit": u.id, "row": i}),
+                                  label=f"Upgrade {counter_of(u).name}: {row.kind} into {', '.join(row.to)} (17.3)"))
+    return out[:20]
+
+
+def upgrade(eng: Engine, frame: Frame, side: str, uid: str, row_i: int, rids: list, to: str = "") -> None:
+    """8.4 / 17.3: substitution, split (steps constant, excess to the Refit Box) or addition;
+    RP (if the row asks for them) are expended as for a refit (same nationality, within
+    reaction distance on the map or at the primary base from the Refit Box)."""
+    from core import charts
+    from core.rules import offmap
+
+    st = eng.state
+    u = st.units.get(uid)
+    if u is None or u.side != side:
+        raise IllegalAction(f"{uid!r} is not a {side} unit", "17.3")
+    if side == "Axis" and st.vars.get("primary_base_moved_gt") == st.gt:
+        raise IllegalAction("no Axis refit in the GT the primary base is transferred", "12.2.4")
+    if uid in frame.data.get("upgraded", []):
+        raise IllegalAction(f"{counter_of(u).name} has already been upgraded this phase", "17.3")
+    why = _upgrade_eligible(eng, u)
+    if why:
+        raise IllegalAction(f"{counter_of(u).name}: {why}", "8.4; 17.3; 8.2 g")
+    rows = dict(upgrade_rows(eng, u))
+    if row_i not in rows:
+        rows_all = charts.upgrades()
+        if 0 <= row_i < len(rows_all) and uid.split("#", 1)[0] in rows_all[row_i].from_:
+            raise IllegalAction(f"the upgrade into {', '.join(rows_all[row_i].to)} is not available yet "
+                                f"({rows_all[row_i].available}) or its counters are in play", "8.4")
+        raise IllegalAction(f"{counter_of(u).name} has no Upgrade Chart row {row_i}", "8.4; 17.3")
+    row = rows[row_i]
+    if row.rp:
+        rps = [_rp(eng, r, side) for r in rids]
+        if sum(r.steps for r in rps) < row.rp:
+            raise IllegalAction(f"this upgrade expends {row.rp} RP through the refit procedure", "17.3")
+        for rp in rps:
+            if not same_nationality(u, rp):
+                raise IllegalAction(f"{rp_nationality(rp)} RP may not refit the {counter_of(u).nationality} unit", "17.2.1")
+            ok = near_primary(eng, side, rp) if u.loc == refit_box(side) else (
+                hex_of(rp) is not None and within_reaction_distance(eng, u, hex_of(rp)))
+            if not ok:
+                raise IllegalAction("the RP must be within the unit's reaction distance (or at the primary base for a "
+                                    "unit in the Refit Box)", "17.3; 17.2")
+        _cw_limit(frame, u)
+        _spend(eng, rps, row.rp)
+    loc = u.loc
+    free = [t for t in row.to if not _in_play(eng, t)]
+
+    def place(cid: str, where: str, steps: int) -> str:
+        for nid, x in st.units.items():                       # a counter waiting in the Upgrade Box
+            if nid.split("#", 1)[0] == cid and x.loc.lower().startswith("box:upgrade"):
+                x.loc, x.steps = where, steps
+                return nid
+        if cid in st.units:
+            st.units[cid].loc, st.units[cid].steps = where, steps
+            return cid
+        nid = offmap.add_counter(eng, cid, where, "17.3")
+        if nid is None:
+            raise IllegalAction(f"the counter {cid} cannot be brought into play", "17.3; 2.4")
+        st.units[nid].steps = steps
+        return nid
+
+    placed: list[str] = []
+    if row.kind == "addition":
+        for cid in free:
+            placed.append(place(cid, loc, all_counters_steps(cid)))
+    else:
+        if row.kind == "substitution":
+            pick = to or free[0]
+            if pick not in free:
+                raise IllegalAction(f"{pick!r} is not a free counter of this upgrade ({', '.join(free)})", "17.3")
+            targets = [pick]
+        else:
+            targets = free
+        budget = u.steps * (2 if counter_of(u).divisional else 1)
+        for cid in targets:
+            full = all_counters_steps(cid)
+            if row.kind == "substitution":
+                placed.append(place(cid, loc, min(u.steps, full)))
+                continue
+            take = min(full, budget)
+            if take > 0:
+                placed.append(place(cid, loc, take))
+                budget -= take
+            else:
+                placed.append(place(cid, refit_box(side), full))      # 17.3: excess new units to the Refit Box
+        u.loc = "removed"
+        u.flags = dict(u.flags) | {"removed_by": "17.3 upgrade"}
+    frame.data.setdefault("upgraded", []).extend([uid] + placed)
+    eng.say(f"{counter_of(u).name} is upgraded ({row.kind}): {', '.join(f'{p} at {st.units[p].loc}' for p in placed)} "
+            "(8.4, 17.3)")
+
+
+def all_counters_steps(cid: str) -> int:
+    from core.counters import all_counters
+
+    return all_counters()[cid].steps
 
 
 for _k in ("VI.2", "IX.2", "XII.2", "XV.2"):

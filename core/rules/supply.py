@@ -26,8 +26,10 @@ import heapq
 from dataclasses import dataclass, field
 
 from core.counters import all_counters
-from core.decisions import IllegalAction, other
-from core.engine import QUERIES, Engine, at_phase_end, auto_step
+from core import sequence
+from core.decisions import Action, Decision, IllegalAction, Option, other
+from core.engine import QUERIES, Engine, Procedure, at_phase_end, auto_step, on_step, procedure
+from core.state import Frame
 from core.hexgrid import Hex
 from core.rules import tec, zoc
 from core.rules.status import (
@@ -89,6 +91,15 @@ def _sources(state: GameState, side: str, *, loc: bool) -> list[tuple[Hex, int, 
             out.append((Hex.parse(NRV_TRACK_ENTRY), 0, "NRV (22.1)"))
         except ValueError:
             pass
+        if not loc:
+            # 22.1 a), b): the Egyptian railroad; a LOS by rail arrives with 3 MP spent (G-NRV-RAIL)
+            try:
+                from core.rules import transport
+
+                for lab in transport.egyptian_rail_active(state):
+                    out.append((Hex.parse(lab), BASE_LOS - transport.RAIL_COST, "NRV rail (22.1)"))
+            except Exception:   # pragma: no cover - map data without the railroad
+                pass
     if loc:
         gm = tec.current_map()
         for h in sorted(gm.ports):
@@ -293,6 +304,8 @@ def remove_supply_unit(eng: Engine, uid: str, why: str) -> None:
     """Expended or destroyed supply units leave the map (12.2.1: available again next GT)."""
     u = eng.state.units.pop(uid)
     eng.state.vars.setdefault("expended", []).append({"unit": uid, "gt": eng.state.gt, "why": why})
+    if eng.state.vars.get("primary_base", {}).get("Axis") == uid:
+        primary_base_lost(eng)                                  # 12.2.4
 
 
 def create_base(eng: Engine, side: str, hex_label: str) -> str:
@@ -517,3 +530,296 @@ def _los_from(state: GameState, side: str, start: Hex, rng: int, gm: tec.GroundM
                 best[n] = r
                 heapq.heappush(heap, (-r, n))
     return set(best)
+
+
+# ---------------------------------------------------------------- 12.3 b) a dump gives GenS to one hex
+def dump_range(d: UnitState) -> int:
+    """12.4.1 b) 7 MMP from a dump; 8.2.1 a disrupted dump 3."""
+    return DISRUPTED_MSU_LOS if d.disrupted else DUMP_LOS
+
+
+def dump_gens_targets(state: GameState, side: str, gm: tec.GroundMap | None = None) -> list[tuple[str, str]]:
+    """(dump id, hex) pairs: hexes holding ``side`` units out of GenS within the dump's LOS (12.3 b)."""
+    gm = gm or tec.current_map()
+    wanting: dict[Hex, list[UnitState]] = {}
+    for u in state.units.values():
+        if u.side == side and (u.ogs or u.isolated) and not supply_kind(u) and (h := hex_of(u)) is not None:
+            wanting.setdefault(h, []).append(u)
+    out: list[tuple[str, str]] = []
+    if not wanting:
+        return out
+    for d in sorted(state.units.values(), key=lambda x: x.id):
+        if d.side != side or supply_kind(d) != "dump" or d.captured or (dh := hex_of(d)) is None:
+            continue
+        reach = _los_from(state, side, dh, dump_range(d), gm)
+        for h in sorted(wanting, key=lambda x: x.label):
+            if h in reach:
+                out.append((d.id, h.label))
+    return out
+
+
+def dump_gens(eng: Engine, side: str, dump_id: str, hex_label: str) -> None:
+    """12.2.1 2), 12.3 b): expend a dump to put every friendly unit in one hex in GenS.
+
+    Offered at the start of the Movement Phase, in the refit step (VI.2) right after the
+    GenS determination of VI.1 (docs/rulings.d/ground.md G-DUMP-GENS)."""
+    st = eng.state
+    d = st.units.get(str(dump_id))
+    if d is None or d.side != side or supply_kind(d) != "dump":
+        raise IllegalAction(f"{dump_id!r} is not a {side} dump", "12.3 b)")
+    if d.captured:
+        raise IllegalAction("a captured dump may not be expended until its marker is removed", "12.2.7")
+    if (str(dump_id), str(hex_label)) not in dump_gens_targets(st, side):
+        raise IllegalAction(f"the dump in {d.loc} has no LOS ({tec.mp(dump_range(d)):g} MMP) to a hex of "
+                            f"{side} units out of general supply at {hex_label}", "12.3 b)")
+    remove_supply_unit(eng, d.id, "expended to provide GenS to one hex (12.3 b)")
+    n = 0
+    for u in st.units_at(str(hex_label)):
+        if u.side == side and (u.ogs or u.isolated):
+            u.ogs = u.isolated = False
+            n += 1
+    eng.say(f"{side} expends the dump in {d.loc}: {n} unit(s) in {hex_label} are in general supply (12.3 b)")
+
+
+# ---------------------------------------------------------------- 12.2.3 base activation (IV.1 / IV.2)
+def activatable_bases(state: GameState, side: str) -> list[tuple[str, str]]:
+    """(base id, dump id): OGS bases of ``side`` with an uncaptured dump in their hex (12.2.3)."""
+    out = []
+    for b in sorted(state.units.values(), key=lambda x: x.id):
+        if b.side != side or supply_kind(b) != "base" or b.active or hex_of(b) is None or b.captured:
+            continue
+        dump = next((d for d in sorted(state.units_at(b.loc), key=lambda x: x.id)
+                     if d.side == side and supply_kind(d) == "dump" and not d.captured), None)
+        if dump is not None:
+            out.append((b.id, dump.id))
+    return out
+
+
+def activate_base(eng: Engine, side: str, base_id: str) -> None:
+    st = eng.state
+    b = st.units.get(str(base_id))
+    if b is None or b.side != side or supply_kind(b) != "base":
+        raise IllegalAction(f"{base_id!r} is not a {side} base", "12.2.3")
+    if b.active:
+        raise IllegalAction(f"the base in {b.loc} is already active", "12.2.3")
+    pair = dict(activatable_bases(st, side)).get(b.id)
+    if pair is None:
+        raise IllegalAction(f"activating the base in {b.loc} expends a dump in its hex; there is none", "12.2.3")
+    remove_supply_unit(eng, pair, "expended to activate a base (12.2.3)")
+    b.active = True
+    eng.say(f"{side} expends the dump in {b.loc}: the base there is active (12.2.3)")
+
+
+# ---------------------------------------------------------------- 12.2.4 primary base
+def axis_primary(state: GameState) -> UnitState | None:
+    pb = state.vars.get("primary_base", {}).get("Axis")
+    return state.units.get(pb) if pb else None
+
+
+def relocation_targets(state: GameState, gm: tec.GroundMap | None = None) -> list[str]:
+    """12.2.4 1): friendly ports of capacity >= 3 with a friendly base and a LOC to the primary base's hex."""
+    gm = gm or tec.current_map()
+    pb = axis_primary(state)
+    if pb is None or (ph := hex_of(pb)) is None:
+        return []
+    out = []
+    for b in sorted(state.units.values(), key=lambda x: x.id):
+        if b.side != "Axis" or supply_kind(b) != "base" or b.id == pb.id or (h := hex_of(b)) is None:
+            continue
+        if gm.ports.get(h, 0) < 3 or not port_controlled(state, "Axis", h):
+            continue
+        if ph in _loc_from(state, "Axis", h, gm):
+            out.append(b.id)
+    return out
+
+
+def _loc_from(state: GameState, side: str, start: Hex, gm: tec.GroundMap) -> set[Hex]:
+    """Hexes reached by a LOC (any length, 12.4.2) from ``start``."""
+    blocked = _blocked_hexes(state, side, gm)
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for h in frontier:
+            for n in tec.nbrs(h):
+                if n in seen or n in blocked or tec.step_cost(gm, "trucked", h, n)[0] is None:
+                    continue
+                seen.add(n)
+                nxt.append(n)
+        frontier = nxt
+    return seen
+
+
+def relocate_primary(eng: Engine, base_id: str) -> None:
+    """12.2.4: the primary base and the base at the new location swap places, both OGS."""
+    st = eng.state
+    if base_id not in relocation_targets(st):
+        raise IllegalAction(f"{base_id!r} is not a friendly base in a port of capacity 3+ with a LOC to the primary base",
+                            "12.2.4")
+    pb = axis_primary(st)
+    other_base = st.units[base_id]
+    old, new = pb.loc, other_base.loc
+    pb.loc, other_base.loc = new, old
+    pb.active = other_base.active = False
+    st.vars["primary_base_moved_gt"] = st.gt
+    if "axis_primary_base" in st.vars:
+        st.vars["axis_primary_base"] = new
+    eng.say(f"The Axis primary base moves from {old} to {new}, OGS side up; the base there moves to {old} (12.2.4). "
+            "This GT all Axis units are OGS unless in emergency supply, and no refit or training")
+
+
+def primary_base_lost(eng: Engine) -> None:
+    """12.2.4: the primary base destroyed: Refit, Destroyed and Training boxes emptied permanently;
+    1d6 halved (round up) GTs to replace it."""
+    st = eng.state
+    if st.vars.get("primary_base_lost"):
+        return
+    die = eng.roll(1, "Axis primary base destroyed: GTs to replace it (12.2.4)")[0]
+    gts = (die + 1) // 2
+    st.vars["primary_base_lost"] = {"gt": st.gt, "return_gt": st.gt + gts}
+    prim = dict(st.vars.get("primary_base", {}))
+    prim.pop("Axis", None)
+    st.vars["primary_base"] = prim
+    gone = []
+    for u in sorted(st.units.values(), key=lambda x: x.id):
+        if u.side != "Axis":
+            continue
+        if u.loc in ("box:Refit:Axis", "box:Destroyed:Axis") or u.training_box > 0 or u.loc.startswith("box:Training"):
+            u.loc = "removed"
+            u.training_box = 0
+            u.flags = dict(u.flags) | {"removed_by": "12.2.4"}
+            gone.append(u.id)
+    eng.say(f"{die} halved = {gts}: the Axis primary base can be replaced in GT {st.gt + gts}; "
+            f"{len(gone)} unit(s) in the Refit, Destroyed and Training boxes are removed from play (12.2.4)")
+
+
+def primary_placements(state: GameState, gm: tec.GroundMap | None = None) -> list[str]:
+    """12.2.4: any friendly port with a capacity of three or more."""
+    gm = gm or tec.current_map()
+    return sorted(h.label for h, cap in gm.ports.items() if cap >= 3 and port_controlled(state, "Axis", h))
+
+
+def place_primary(eng: Engine, hex_label: str) -> str:
+    st = eng.state
+    if hex_label not in primary_placements(st):
+        raise IllegalAction(f"{hex_label} is not a friendly port with a capacity of three or more", "12.2.4")
+    bid = free_counter_id(st, "AX-Base", "12.2.4")
+    st.units[bid] = UnitState(id=bid, side="Axis", loc=hex_label, active=True)
+    st.vars["primary_base"] = dict(st.vars.get("primary_base", {})) | {"Axis": bid}
+    st.vars.pop("primary_base_lost", None)
+    if "axis_primary_base" in st.vars:
+        st.vars["axis_primary_base"] = hex_label
+    eng.say(f"The Axis primary base is replaced at {hex_label} (12.2.4)")
+    return bid
+
+
+@at_phase_end
+def primary_base_check(eng: Engine, phase: int) -> None:
+    """12.2.4: a primary base removed by any rule (capture, combat, destruction) is lost."""
+    pb = eng.state.vars.get("primary_base", {}).get("Axis")
+    if pb and (pb not in eng.state.units or hex_of(eng.state.units[pb]) is None):
+        primary_base_lost(eng)
+
+
+@procedure("allocation_supply")
+class AllocationSupply(Procedure):
+    """4.1 IV.1 / IV.2 (12.2.3): the initiative, then the non-initiative player expends dumps to
+    activate bases.  At IV.1, first (12.2.4 'at the beginning of the Allocation Phase') the Axis
+    player may relocate the primary base, or must replace a destroyed one once its GTs have passed."""
+
+    def enter(self, eng: Engine, frame: Frame) -> None:
+        step = sequence.STEPS[frame.data["step"]]
+        frame.data["side"] = sequence.side_of(step.role, eng.state.initiative, eng.state.first_player)
+
+    def decide(self, eng: Engine, frame: Frame) -> Decision | None:
+        st = eng.state
+        side = frame.data["side"]
+        if frame.data["step"] == "IV.1" and not frame.data.get("primary_done"):
+            lost = st.vars.get("primary_base_lost")
+            if lost and st.gt >= lost["return_gt"]:
+                spots = primary_placements(st)
+                if spots:
+                    return Decision(side="Axis", kind="place_primary_base", rule="12.2.4",
+                                    prompt="Place the replacement Axis primary base in a friendly port (capacity 3+)",
+                                    options=tuple(Option(action=Action(kind="place_primary_base", side="Axis",
+                                                                       args={"hex": h}), label=f"Primary base at {h}")
+                                                  for h in spots))
+            targets = relocation_targets(st) if axis_primary(st) is not None else []
+            if targets:
+                opts = [Option(action=Action(kind="done", side="Axis", args={"relocate": False}),
+                               label="Keep the primary base where it is")]
+                opts += [Option(action=Action(kind="relocate_primary_base", side="Axis", args={"base": b}),
+                                label=f"Relocate the primary base to {st.units[b].loc}") for b in targets]
+                return Decision(side="Axis", kind="relocate_primary_base", rule="12.2.4",
+                                prompt="Relocate the Axis primary base? (12.2.4)", options=tuple(opts))
+            frame.data["primary_done"] = True
+        if frame.data.get("done"):
+            return None
+        opts = [Option(action=Action(kind="done", side=side), label="No (more) base activations")]
+        opts += [Option(action=Action(kind="activate_base", side=side, args={"base": b}),
+                        label=f"Expend the dump in {st.units[b].loc} to activate the base there")
+                 for b, _ in activatable_bases(st, side)]
+        step = sequence.STEPS[frame.data["step"]]
+        return Decision(side=side, kind="activate_bases", prompt=step.text, rule=step.rule, options=tuple(opts))
+
+    def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
+        k = action.kind
+        if k == "place_primary_base":
+            place_primary(eng, str(action.args.get("hex", "")))
+            frame.data["primary_done"] = True
+        elif k == "relocate_primary_base":
+            relocate_primary(eng, str(action.args.get("base", "")))
+            frame.data["primary_done"] = True
+        elif k == "done" and action.args.get("relocate") is False:
+            frame.data["primary_done"] = True
+        elif k == "done":
+            frame.data["done"] = True
+        elif k == "activate_base":
+            activate_base(eng, action.side, str(action.args.get("base", "")))
+        else:
+            super().apply(eng, frame, action)
+
+
+on_step("IV.1", "allocation_supply")
+on_step("IV.2", "allocation_supply")
+
+
+def reaction_destroy_options(eng: Engine, frame: Frame, side: str, eligible) -> list[tuple[str, str]]:
+    """12.2.5 2): (supply unit, combat unit eligible to react) pairs stacked together."""
+    st = eng.state
+    tried = set(frame.data.get("destroy_tried", []))
+    out = []
+    for s in sorted(st.units.values(), key=lambda x: x.id):
+        if s.side != side or not supply_kind(s) or s.id in tried or hex_of(s) is None:
+            continue
+        for c in sorted(st.units_at(s.loc), key=lambda x: x.id):
+            if c.side == side and is_combat(c) and c.id not in frame.data.get("moved", {}) and eligible(c):
+                out.append((s.id, c.id))
+                break
+    return out
+
+
+def reaction_destroy(eng: Engine, frame: Frame, side: str, sid: str, cid: str, eligible) -> None:
+    """12.2.5 2): at the beginning of a friendly Reaction Phase a combat unit eligible to react
+    expends its whole RMA; 1-3 destroys the supply unit.  One attempt per supply unit per phase."""
+    if frame.data.get("reacted"):
+        raise IllegalAction("supply units are destroyed at the beginning of the Reaction Phase, before any unit "
+                            "reacts", "12.2.5")
+    s = _own(eng, sid, side, "12.2.5")
+    c = _own(eng, cid, side, "12.2.5")
+    if not supply_kind(s):
+        raise IllegalAction(f"{counter_of(s).name} is not a supply unit", "12.2.5")
+    if s.id in frame.data.get("destroy_tried", []):
+        raise IllegalAction("only one attempt may be made per supply unit per Reaction Phase", "12.2.5")
+    if not is_combat(c) or not eligible(c) or c.id in frame.data.get("moved", {}):
+        raise IllegalAction(f"{counter_of(c).name} is not a combat unit eligible to react (13.5) with its RMA unspent",
+                            "12.2.5")
+    _stacked(eng, s, c, "12.2.5")
+    frame.data.setdefault("destroy_tried", []).append(s.id)
+    frame.data.setdefault("moved", {})[c.id] = 0                     # its entire RMA is expended
+    die = eng.roll(1, f"Destruction of the {supply_kind(s)} in {s.loc} (12.2.5)")[0]
+    if die <= 3:
+        remove_supply_unit(eng, s.id, "destroyed in the Reaction Phase (12.2.5)")
+        eng.say(f"{die}: the {supply_kind(s)} in {c.loc} is destroyed; {counter_of(c).name} expends its RMA (12.2.5)")
+    else:
+        eng.say(f"{die}: the {supply_kind(s)} in {c.loc} remains in place; {counter_of(c).name} expends its RMA (12.2.5)")
