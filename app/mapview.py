@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QEasingCurve, QPointF, QRectF, QSize, Qt, QTimer, QVariantAnimation, Signal
 from PySide6.QtGui import (
-    QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPainterPathStroker, QPen, QPixmap, QPolygonF,
+    QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPainterPathStroker, QPen, QPixmap, QPolygonF, QStaticText,
+    QTransform,
 )
 from PySide6.QtWidgets import (
     QFrame, QGraphicsItem, QGraphicsScene, QGraphicsView, QStyleOptionGraphicsItem, QWidget,
@@ -34,6 +35,8 @@ OVERVIEW_SCALE = 0.3   # resolution of the cached overview image (pixels per sce
 TILE_ROWS, TILE_COLS = 8, 12
 TILE_MAX_SCALE = 1.0                 # above this zoom the board is drawn directly (tile pixmaps cost more than they save)
 TILE_CACHE_BYTES = 192 * 1024 * 1024
+PRESCALED_BYTES = 96 * 1024 * 1024   # far out: the overview (with place names) pre-scaled per zoom step
+LABEL_PX = 10                        # hex number size, scene units
 
 
 def _lod(painter: QPainter) -> float:
@@ -70,6 +73,11 @@ class BoardItem(QGraphicsItem):
         self._overview_key: tuple | None = None
         self._tile_cache: OrderedDict[tuple, QPixmap] = OrderedDict()   # (tile, zoom bucket, layers) -> pixmap
         self._tile_bytes = 0
+        self._prescaled: OrderedDict[tuple, QImage] = OrderedDict()      # (zoom step, layers) -> board image
+        self._prescaled_bytes = 0
+        self._labels: dict[str, tuple[QStaticText, float]] = {}          # hex number -> laid-out text, width
+        self._label_font = QFont("DejaVu Sans Condensed")
+        self._label_font.setPixelSize(LABEL_PX)
         self.cache_tiles = True
         self.zooming = False
 
@@ -159,6 +167,8 @@ class BoardItem(QGraphicsItem):
         lod = _lod(p)
         exposed = option.exposedRect
         if lod < LOD_VECTOR:
+            if self.cache_tiles and self._paint_prescaled(p, exposed, lod):
+                return
             img = self.overview()
             p.setRenderHint(QPainter.SmoothPixmapTransform, True)
             p.drawImage(geo.extent(), img)
@@ -179,6 +189,70 @@ class BoardItem(QGraphicsItem):
                 p.drawPixmap(src, pm, QRectF(pm.rect()))
         self._paint_names(p, exposed, lod)
         self._paint_sheet_titles(p, exposed, lod)
+
+    def _paint_prescaled(self, p: QPainter, exposed: QRectF, lod: float) -> bool:
+        """Far out: blit the exposed part of the board pre-scaled to this zoom step (overview + place names).
+
+        At rest the step is the exact zoom, so the image maps 1:1 onto the screen.  While a zoom is in
+        progress no new step is rendered: the nearest cached step is drawn scaled (names included), so
+        the gesture never waits; the exact step follows once the zoom settles.  False: nothing cached yet
+        while zooming (the caller draws the plain overview).
+        """
+        layers = tuple(sorted(self.layers.items()))
+        step = round(lod, 4)
+        key = (step, layers)
+        img = self._prescaled.get(key)
+        if img is None and self.zooming:
+            near = [k for k in self._prescaled if k[1] == layers]
+            if not near:
+                return False
+            key = min(near, key=lambda k: abs(math.log(k[0] / lod)))
+            img = self._prescaled[key]
+            step = key[0]
+        elif img is None:
+            img = self._build_prescaled(step, layers)
+        self._prescaled.move_to_end(key)
+        ext = geo.extent()
+        src = QRectF((exposed.left() - ext.left()) * step, (exposed.top() - ext.top()) * step,
+                     exposed.width() * step, exposed.height() * step).intersected(QRectF(img.rect()))
+        if src.isEmpty():
+            return True
+        dst = QRectF(ext.left() + src.left() / step, ext.top() + src.top() / step, src.width() / step, src.height() / step)
+        p.setRenderHint(QPainter.SmoothPixmapTransform, step != round(lod, 4))
+        p.drawImage(dst, img, src)
+        return True
+
+    def _build_prescaled(self, step: float, layers: tuple) -> QImage:
+        ext = geo.extent()
+        img = QImage(QSize(max(1, math.ceil(ext.width() * step)), max(1, math.ceil(ext.height() * step))),
+                     QImage.Format_ARGB32_Premultiplied)
+        img.fill(Qt.transparent)
+        p = QPainter(img)
+        p.setRenderHint(QPainter.SmoothPixmapTransform, True)
+        p.setRenderHint(QPainter.Antialiasing, True)
+        p.setRenderHint(QPainter.TextAntialiasing, True)
+        p.drawImage(QRectF(0, 0, ext.width() * step, ext.height() * step), self.overview())
+        p.scale(step, step)
+        p.translate(-ext.left(), -ext.top())
+        self._paint_names(p, ext, step)
+        p.end()
+        self._prescaled[(step, layers)] = img
+        self._prescaled_bytes += img.sizeInBytes()
+        while self._prescaled_bytes > PRESCALED_BYTES and len(self._prescaled) > 1:
+            _k, old = self._prescaled.popitem(last=False)
+            self._prescaled_bytes -= old.sizeInBytes()
+        return img
+
+    def _label(self, label: str) -> tuple[QStaticText, float]:
+        """A hex number laid out once (QStaticText): drawing it is then a glyph blit, no text layout."""
+        hit = self._labels.get(label)
+        if hit is None:
+            st = QStaticText(label)
+            st.setTextFormat(Qt.PlainText)
+            st.setPerformanceHint(QStaticText.AggressiveCaching)
+            st.prepare(QTransform(), self._label_font)
+            hit = self._labels[label] = (st, st.size().width())
+        return hit
 
     def _tile_pixmap(self, i: int, t: Tile, bucket: float) -> tuple[QPixmap, QRectF]:
         m = geo.W * 0.75
@@ -297,14 +371,14 @@ class BoardItem(QGraphicsItem):
                     p.drawPath(path)
         # hex labels
         if L.get("labels", True) and lod >= LOD_LABELS and not overview:
-            f = QFont("DejaVu Sans Condensed")
-            f.setPixelSize(10)
-            p.setFont(f)
+            p.setFont(self._label_font)
             p.setPen(QColor(theme.LABEL_INK))
+            top = geo.R * 0.88 - (14 - LABEL_PX * 1.2) / 2
             for t in tiles:
                 for rec in t.recs:
                     if exposed.contains(rec.x, rec.y - geo.R * 0.6) or exposed.contains(rec.x, rec.y):
-                        p.drawText(QRectF(rec.x - geo.W / 2, rec.y - geo.R * 0.88, geo.W, 14), Qt.AlignCenter, rec.label)
+                        st, w = self._label(rec.label)
+                        p.drawStaticText(QPointF(rec.x - w / 2, rec.y - top), st)
         if not overview and live:
             self._paint_names(p, exposed, lod)
             self._paint_sheet_titles(p, exposed, lod)
@@ -407,13 +481,15 @@ class BoardItem(QGraphicsItem):
         return img
 
     def invalidate(self) -> None:
-        """Repaint; cached tiles and the overview are keyed by the layers, so a layer change re-renders them."""
-        self._overview = None
+        """Repaint; cached tiles, the overview and its pre-scaled steps are keyed by the layers, so a layer change
+        re-renders them and anything else (units, overlays) keeps them."""
         self.update()
 
     def drop_tile_cache(self) -> None:
         self._tile_cache.clear()
         self._tile_bytes = 0
+        self._prescaled.clear()
+        self._prescaled_bytes = 0
         self.update()
 
 

@@ -3,7 +3,8 @@
 ``python -m benchmarks app`` or ``python benchmarks/bench_app.py``.  Offscreen.
 Rows: time to first paint (QApplication + main window + default game + first
 paint of the map), full-map offscreen renders at three zoom levels, and the
-time to repaint a full-HD map view at three zoom levels (one frame of a zoom).
+time to repaint a full-HD map view at five zoom levels (one frame of a zoom), and
+zoom gestures far out (pre-scaled overview steps) and close in (hex numbers as QStaticText).
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def run() -> list[tuple[str, float, str, str]]:
         p.end()
         return time.perf_counter() - t
 
-    for scale in (0.12, 0.5, 1.5):
+    for scale in (0.12, 0.25, 0.5, 0.8, 1.5):
         view.set_zoom(scale)
         view.centre_on_hex("C2331")
         qapp.processEvents()
@@ -103,6 +104,59 @@ def run() -> list[tuple[str, float, str, str]]:
         rows.append((f"view: repaint 1920x1080 at {scale:.0%} zoom, no tile cache", plain * 1000, "ms", note))
         rows.append((f"view: repaint 1920x1080 at {scale:.0%} zoom, tile cache cold", cold * 1000, "ms", "first frame at this zoom"))
         rows.append((f"view: repaint 1920x1080 at {scale:.0%} zoom, tile cache warm", warm * 1000, "ms", note))
+    # close in: the hex numbers of a full-HD view, laid out per frame (drawText) vs once (QStaticText)
+    from PySide6.QtCore import QPointF, QRectF, Qt
+    from PySide6.QtGui import QColor, QFont
+
+    from app import geometry as geo
+
+    font = QFont("DejaVu Sans Condensed")
+    font.setPixelSize(10)
+    for scale in (0.8, 1.5):
+        view.set_zoom(scale)
+        view.centre_on_hex("C2331")
+        recs = geo.hexes_in(view.mapToScene(view.viewport().rect()).boundingRect())
+
+        def labels(static: bool) -> float:
+            t = time.perf_counter()
+            p = QPainter(img)
+            p.setRenderHint(QPainter.TextAntialiasing, True)
+            p.setTransform(view.viewportTransform())
+            p.setFont(font)
+            p.setPen(QColor("#3b3325"))
+            for r in recs:
+                if static:
+                    st, w = board._label(r.label)
+                    p.drawStaticText(QPointF(r.x - w / 2, r.y - 34.0), st)
+                else:
+                    p.drawText(QRectF(r.x - geo.W / 2, r.y - geo.R * 0.88, geo.W, 14), Qt.AlignCenter, r.label)
+            p.end()
+            return time.perf_counter() - t
+
+        for static in (False, True):
+            best = sorted(labels(static) for _ in range(9))[4]
+            rows.append((f"view: hex numbers at {scale:.0%} zoom, {'QStaticText' if static else 'drawText'}",
+                         best * 1000, "ms", f"median of 9; {len(recs)} labels"))
+    # far out: a zoom gesture 12 % -> 28 % -> 12 % (the pre-scaled overview steps vs scaling the overview every frame)
+    far = [0.12 * ((0.28 / 0.12) ** (i / 11)) for i in range(12)]
+    for cached in (False, True):
+        board.cache_tiles = cached
+        board.drop_tile_cache()
+        view.set_zoom(0.12)
+        view.centre_on_hex("C2331")
+        board.zooming = False
+        frame()                      # the resting step the gesture starts from
+        times = []
+        for z in far + far[::-1]:
+            view.set_zoom(z)         # MapView marks the board as zooming until 180 ms after the last step
+            board.zooming = True
+            times.append(frame())
+        board.zooming = False
+        settle = frame()
+        times.sort()
+        rows.append((f"view: zoom gesture 12%->28%->12%, {'pre-scaled steps' if cached else 'scaled overview'}",
+                     sum(times) / len(times) * 1000, "ms",
+                     f"mean frame of 24; worst {times[-1] * 1000:.0f} ms; settled frame {settle * 1000:.0f} ms"))
     # a zoom gesture: 24 frames (while zooming the board is drawn directly, with or without the tile cache) from 50 % to 150 % and back, as the wheel/animation drives it
     steps = [0.5 * (3 ** (i / 11)) for i in range(12)]
     for cached in (False, True):
