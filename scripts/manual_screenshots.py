@@ -1,0 +1,291 @@
+"""Render the player's manual's pictures offscreen into docs/manual/*.png.
+
+    .venv/bin/python scripts/manual_screenshots.py [--out docs/manual]
+
+Drives the real app (``app.mainwindow.MainWindow``) through the manual's own walkthrough: a new
+Sonnenblume game with dice seed 1, the Allied set-up placements clicked on the map, the Axis
+stack in C0702 moved to C0602 with one click, the attack on the King's Dragoon Guards in C0603
+declared on the map and resolved through the combat dialog.  Settings, data, keys and logs live in
+a throw-away directory, so the player's own settings and games are never touched.
+
+Every picture the manual shows is written here; ``tests/test_manual.py`` checks they exist.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+#: The pictures this script writes (docs/manual/NAME), in the order they are taken.
+SHOTS = [
+    "scenario-picker.png", "main-window-start.png", "setup-targets.png", "hotseat-cover.png",
+    "prompt-options.png", "move-preview.png", "moved.png", "declare-attack.png", "combat-dialog.png",
+    "combat-result.png", "supply-overlay.png", "offmap-display.png", "cards-panel.png", "dashboard.png",
+    "replay-controls.png", "stack-inspector.png", "hotseat-passwords.png", "host-dialog.png", "join-dialog.png",
+    "rules-viewer.png",
+]
+
+SCENARIO, SEED = "sonnenblume", 1
+AXIS_STACK, TARGET, KDG = "C0702", "C0602", "C0603"
+
+
+class Shooter:
+    def __init__(self, qapp, out: Path):
+        self.qapp = qapp
+        self.out = out
+        self.done: list[Path] = []
+
+    def settle(self, n: int = 3) -> None:
+        from PySide6.QtCore import QEventLoop, QTimer
+
+        for _ in range(n):
+            self.qapp.processEvents()
+        loop = QEventLoop()
+        QTimer.singleShot(250, loop.quit)        # the map's tile cache settles 180 ms after a zoom
+        loop.exec()
+        self.qapp.processEvents()
+
+    def save(self, widget, name: str, rect=None) -> Path:
+        assert name in SHOTS, name
+        self.settle()
+        pix = widget.grab(rect) if rect is not None else widget.grab()
+        p = self.out / name
+        pix.save(str(p))
+        self.done.append(p)
+        return p
+
+
+def choose(win, text: str) -> None:
+    """Press the prompt's option whose label contains ``text`` (as a player clicks its button)."""
+    d = win.ctl.pending()
+    o = next((o for o in d.options if text in o.label), None)
+    if o is None:
+        raise SystemExit(f"no option {text!r} in {[o.label for o in d.options]} ({d.kind}, {d.rule})")
+    win.choose_option(o)
+
+
+def reveal(win) -> bool:
+    """Pass the hotseat cover (the next player clicks 'I am the … player — show the map')."""
+    if win.cover.isVisible():
+        win.cover.button.click()
+        return True
+    return False
+
+
+def show_hex(win, label: str, zoom: float) -> None:
+    win.tabs.setCurrentIndex(0)
+    win.view.set_zoom(zoom)
+    win.view.centre_on_hex(label)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "manual")
+    args = ap.parse_args(argv)
+    tmp = Path(tempfile.mkdtemp(prefix="dfd-manual-"))
+    for var, sub in (("DFD_CONFIG_DIR", "config"), ("DFD_DATA_DIR", "data"), ("DFD_KEY_DIR", "keys"),
+                     ("DFD_LOG_DIR", "log")):
+        os.environ[var] = str(tmp / sub)
+
+    from PySide6.QtCore import QRect, Qt
+    from PySide6.QtWidgets import QApplication
+
+    import app  # noqa: F401  (installs the PySide6/py3.11 workaround)
+    from app import theme
+    from app.dialogs import NewGameDialog, PasswordsDialog
+    from app.mainwindow import MainWindow
+
+    qapp = QApplication.instance() or QApplication([])
+    qapp.setApplicationName("Desert Fox Campaign Manager")
+    theme.apply_style(qapp)
+    args.out.mkdir(parents=True, exist_ok=True)
+    sh = Shooter(qapp, args.out)
+
+    win = MainWindow()
+    win.resize(1600, 980)
+    win.show()
+    sh.settle()
+
+    # ---- File ▸ New game…: the scenario picker on Sonnenblume, seed 1
+    dlg = NewGameDialog(win, tmp / "data")
+    row = next(i for i in range(dlg.list.count()) if dlg.list.item(i).data(Qt.UserRole) == SCENARIO)
+    dlg.list.setCurrentRow(row)
+    dlg.seed.setValue(SEED)
+    dlg._show()
+    dlg.path.setText("/home/player/Documents/sonnenblume.dfd")
+    dlg.show()
+    sh.save(dlg, "scenario-picker.png")
+    dlg.close()
+
+    # ---- the game starts: Allied set-up placements (26.2) with the legal hexes highlighted
+    ctl = win.ctl
+    ctl.new_game(tmp / "data" / "sonnenblume.dfd", SCENARIO, seed=SEED)
+    sh.settle()
+    reveal(win)
+    show_hex(win, "C2331", 0.9)
+    sh.save(win, "main-window-start.png")
+    show_hex(win, "C2331", 1.5)
+    sh.save(win.view, "setup-targets.png")
+    # three forts on Tobruk's hexes, the two Australian brigade groups near C2410
+    for lab in ("C2331", "C2330", "C2431", "C2410", "C2310"):
+        d = ctl.pending()
+        assert d.kind == "setup_place", d.kind
+        win.hex_clicked(lab, Qt.LeftButton)
+        sh.settle(1)
+    # ---- the hand-over to the Axis player (hotseat cover)
+    assert win.cover.isVisible(), "no hand-over after the Allied set-up"
+    sh.save(win, "hotseat-cover.png")
+    reveal(win)
+
+    # ---- Phase XII: refit (17.0), then the Movement Phase prompt with its options
+    choose(win, "No (more) refits")
+    # ---- select the Axis stack, hover the target: reachable hexes with MP and the route
+    win.hex_clicked(AXIS_STACK, Qt.LeftButton)
+    win._hovered(TARGET)
+    show_hex(win, "C0703", 1.25)
+    sh.save(win.view, "move-preview.png")
+    sh.save(win.dock_inspector, "stack-inspector.png")
+    win.hex_clicked(TARGET, Qt.LeftButton)               # one click: the engine's route
+    win._hovered("")
+    assert ctl.state().units["GE-5Pz"].loc == TARGET, ctl.state().units["GE-5Pz"].loc
+    show_hex(win, "C0703", 1.25)
+    sh.save(win.view, "moved.png")
+    choose(win, "End the Movement Phase")
+
+    # ---- Phase XIII: the Allied Reaction Phase (hand-over both ways)
+    reveal(win)
+    top = win.phasebar.mapTo(win, win.phasebar.rect().topLeft())
+    bottom = win.prompt.mapTo(win, win.prompt.rect().bottomRight())
+    right = win.phasebar.mapTo(win, win.phasebar.rect().topRight()).x()
+    sh.save(win, "prompt-options.png", QRect(top.x(), top.y(), min(right, top.x() + 1500) - top.x(), bottom.y() - top.y()))
+    choose(win, "End the Reaction Phase")
+    reveal(win)
+
+    # ---- Phase XIV: declare the attack on the map, odds overlay on
+    assert ctl.pending().kind == "combat_declare", ctl.pending().kind
+    win.combat_dlg.hide()
+    win.hex_clicked(TARGET, Qt.LeftButton)
+    for i in range(win.overlay_list.count()):
+        it = win.overlay_list.item(i)
+        if it.data(Qt.UserRole) == "odds" and it.flags() & Qt.ItemIsEnabled:
+            it.setCheckState(Qt.Checked)
+    show_hex(win, TARGET, 1.6)
+    sh.save(win.view, "declare-attack.png")
+    win.hex_clicked(KDG, Qt.LeftButton)                  # the highlighted enemy hex: declare
+    for i in range(win.overlay_list.count()):
+        win.overlay_list.item(i).setCheckState(Qt.Unchecked)
+    choose(win, "No more attacks")
+    # resolve: combat supply for both sides, then the die roll; picture the dialog at the first
+    # decision after the roll, then play on to the end of the combat
+    prefer = {"combat_supply": ("Expend", "No combat supply"), "combat_line": ("Line",),
+              "combat_support": ("No (more)",), "combat_battlefield_supply": ("Do not search",),
+              "combat_morale": ("take the morale check",), "combat_retreat": ("end the retreat",)}
+    shot_dialog = False
+    for _ in range(60):
+        reveal(win)
+        d = ctl.pending()
+        if d is None or not d.kind.startswith("combat_"):
+            break
+        info = win.combat_dlg.info
+        rolled = bool(info and info.frame and info.frame.get("die"))
+        if not shot_dialog and (rolled or d.kind in ("combat_loss", "combat_morale", "combat_retreat", "combat_advance")):
+            win.refresh()
+            win.combat_dlg.resize(900, 940)
+            win.combat_dlg.show()
+            sh.save(win.combat_dlg, "combat-dialog.png")
+            shot_dialog = True
+        if d.kind == "combat_advance":
+            targets = [lab for lab in win.scene.targets.cells]
+            if targets:
+                win.hex_clicked(targets[0], Qt.LeftButton)
+                continue
+        o = next((o for t in prefer.get(d.kind, ()) for o in d.options if t in o.label), d.options[0])
+        win.choose_option(o)
+    if not shot_dialog:
+        win.combat_dlg.show()
+        sh.save(win.combat_dlg, "combat-dialog.png")
+    reveal(win)
+    if win.combat_dlg.isVisible():                       # the dialog keeps the outcome, buttons gone
+        sh.save(win.combat_dlg, "combat-result.png")
+    else:
+        show_hex(win, KDG, 1.4)
+        sh.save(win.view, "combat-result.png")
+    win.combat_dlg.hide()
+
+    # ---- the supply overlay (12.0) for the side to act
+    for i in range(win.overlay_list.count()):
+        it = win.overlay_list.item(i)
+        if it.data(Qt.UserRole) == "supply_overlay" and it.flags() & Qt.ItemIsEnabled:
+            it.setCheckState(Qt.Checked)
+    show_hex(win, "C2325", 0.8)
+    sh.save(win.view, "supply-overlay.png")
+    for i in range(win.overlay_list.count()):
+        win.overlay_list.item(i).setCheckState(Qt.Unchecked)
+
+    # ---- the other tabs
+    for i, name in ((1, "offmap-display.png"), (2, "cards-panel.png"), (3, "dashboard.png")):
+        win.tabs.setCurrentIndex(i)
+        sh.save(win.tabs.currentWidget(), name)
+    win.tabs.setCurrentIndex(0)
+
+    # ---- replay: two actions back
+    win.logpanel.btn_replay.click()
+    win.logpanel.btn_back.click()
+    win.logpanel.btn_back.click()
+    sh.save(win.dock_log, "replay-controls.png")
+    win.logpanel.btn_replay.click()                      # back to live play
+
+    # ---- Game ▸ Hotseat and passwords…
+    pw = PasswordsDialog(win, win.settings)
+    pw.show()
+    sh.save(pw, "hotseat-passwords.png")
+    pw.close()
+
+    # ---- Help ▸ Rule for this prompt (F1), when the rules text is found
+    win.open_rule("4.1")
+    if getattr(win, "_rules", None) is not None:
+        win._rules.resize(900, 640)
+        sh.save(win._rules, "rules-viewer.png")
+        win._rules.close()
+
+    # ---- File ▸ Host this campaign… (started on loopback, no LAN announcement) and File ▸ Join…
+    from app.lan import JoinDialog
+    from net.testing import free_port
+
+    host = win.host_dialog()
+    host.table.item(0, 0).setText("Rommel")
+    host.table.cellWidget(0, 1).setCurrentText("Axis")
+    host.port.setValue(free_port())
+    host.announce.setChecked(False)
+    host.resize(900, 680)
+    host.start(bind="127.0.0.1")
+    sh.settle(5)
+    sh.save(host, "host-dialog.png")
+    host.stop()
+    host.hide()
+    join = JoinDialog(win, win.settings, discover=False)
+    join.name.setText("Wavell")
+    join.show()
+    sh.save(join, "join-dialog.png")
+    join.close()
+
+    win.close()
+    sh.settle(1)
+    missing = [n for n in SHOTS if not (args.out / n).exists()]
+    for p in sh.done:
+        print(p.relative_to(ROOT) if p.is_relative_to(ROOT) else p)
+    if missing:
+        print("not written:", ", ".join(missing), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
