@@ -346,7 +346,7 @@ class HostDialog(QDialog):
         self.settings = settings
         self.session = session
         self.me = keymod.load_or_create("player")
-        self.resize(860, 640)
+        self.resize(980, 720)
         lay = QVBoxLayout(self)
 
         intro = QLabel(f"<b>{html.escape(self.path.name)}</b> is served to the players you seat below. "
@@ -378,9 +378,10 @@ class HostDialog(QDialog):
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(0, QHeaderView.Interactive)
         hh.setSectionResizeMode(2, QHeaderView.Stretch)
-        self.table.setColumnWidth(0, 150)
+        self.table.setColumnWidth(0, 130)
         self.table.setColumnWidth(1, 110)
-        self.table.setColumnWidth(3, 200)
+        hh.setSectionResizeMode(3, QHeaderView.ResizeToContents)
+        self.table.setMinimumHeight(190)
         self.table.itemChanged.connect(self._item_changed)
         bl.addWidget(self.table)
         row = QHBoxLayout()
@@ -404,8 +405,10 @@ class HostDialog(QDialog):
 
         self.join_box = QGroupBox("Players join with")
         jl = QFormLayout(self.join_box)
-        self.code = _mono("—")
-        self.code.setWordWrap(True)
+        self.code = QLineEdit("—")
+        self.code.setReadOnly(True)
+        self.code.setStyleSheet(MONO)
+        self.code.setToolTip("Send this to the players: it holds this computer's address, the port and the host's key")
         self.fp = QLabel("—")
         self.fp.setObjectName("Fingerprint")
         self.fp.setStyleSheet(MONO + "font-size: 15pt; font-weight: 600; color: #6b4f2a;")
@@ -806,7 +809,10 @@ class PresencePanel(QWidget):
         self.tree.setHeaderLabels(["", "Player", "Side", ""])
         self.tree.setRootIsDecorated(False)
         self.tree.setAlternatingRowColors(True)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         hh = self.tree.header()
+        hh.setStretchLastSection(False)
+        hh.setMinimumSectionSize(16)
         hh.setSectionResizeMode(0, QHeaderView.Fixed)
         hh.resizeSection(0, 22)
         hh.setSectionResizeMode(1, QHeaderView.Stretch)
@@ -831,8 +837,11 @@ class PresencePanel(QWidget):
             self.acting.setText("<b>The scenario has ended</b>")
         order = {AXIS: 0, ALLIED: 1, P.SPECTATOR: 2}
         for pl in sorted(p.players, key=lambda x: (order.get(x.seat, 3), x.name)):
-            it = QTreeWidgetItem(["●", pl.name + ("  (you)" if pl.name == me and pl.seat == seat else ""),
-                                  pl.seat, "acting" if pl.acting else ""])
+            it = QTreeWidgetItem(["●", pl.name, pl.seat, "acting" if pl.acting else ""])
+            if pl.name == me and pl.seat == seat:
+                f = it.font(1)
+                f.setBold(True)
+                it.setFont(1, f)
             it.setForeground(0, QColor("#3e9a4a" if pl.connected else "#b9ae95"))
             it.setToolTip(0, "connected" if pl.connected else "not connected")
             it.setForeground(2, QColor(theme.SIDE_COLOUR.get(pl.seat, "#6d6a60")).darker(120))
@@ -841,7 +850,8 @@ class PresencePanel(QWidget):
                 f.setBold(True)
                 it.setFont(3, f)
                 it.setForeground(3, QColor("#8a6500"))
-            tip = f"{pl.name}: {pl.seat}, {'connected' if pl.connected else 'offline'}\nkey fingerprint {pl.fingerprint}"
+            tip = (f"{pl.name}{' (you)' if pl.name == me and pl.seat == seat else ''}: {pl.seat}, "
+                   f"{'connected' if pl.connected else 'offline'}\nkey fingerprint {pl.fingerprint}")
             for c in range(4):
                 it.setToolTip(c, tip)
             self.tree.addTopLevelItem(it)
@@ -850,7 +860,7 @@ class PresencePanel(QWidget):
         out = []
         for i in range(self.tree.topLevelItemCount()):
             it = self.tree.topLevelItem(i)
-            out.append((it.text(1).replace("  (you)", ""), it.text(2), it.foreground(0).color() == QColor("#3e9a4a"),
+            out.append((it.text(1), it.text(2), it.foreground(0).color() == QColor("#3e9a4a"),
                         it.text(3) == "acting"))
         return out
 
@@ -869,6 +879,7 @@ class ChatPanel(QWidget):
         self.view.setPlaceholderText("Messages from the other players appear here.")
         lay.addWidget(self.view, 1)
         row = QHBoxLayout()
+        row2 = QHBoxLayout()
         self.to = QComboBox()
         self.to.addItem("To all", "all")
         self.to.addItem("To my side", "side")
@@ -879,10 +890,11 @@ class ChatPanel(QWidget):
         self.line.returnPressed.connect(self._send)
         self.button = QPushButton("Send")
         self.button.clicked.connect(self._send)
-        row.addWidget(self.to)
         row.addWidget(self.line, 1)
-        row.addWidget(self.button)
+        row2.addWidget(self.to, 1)
+        row2.addWidget(self.button)
         lay.addLayout(row)
+        lay.addLayout(row2)
         self.lines: list[P.ChatOut] = []
 
     def _send(self) -> None:

@@ -140,6 +140,8 @@ class MainWindow(QMainWindow):
         self.chat.send.connect(self._send_chat)
         self.dock_presence = self._dock("Players", self.presence, Qt.LeftDockWidgetArea)
         self.dock_chat = self._dock("Chat", self.chat, Qt.LeftDockWidgetArea)
+        self.tabifyDockWidget(self.dock_layers, self.dock_presence)
+        self.dock_layers.raise_()
         self.dock_presence.hide()
         self.dock_chat.hide()
         self.resizeDocks([self.dock_inspector, self.dock_log], [330, 330], Qt.Horizontal)
@@ -390,6 +392,8 @@ class MainWindow(QMainWindow):
         self.presence.header.setText(f"Joining {host}:{port}…")
         self.dock_presence.show()
         self.dock_chat.show()
+        self.dock_presence.raise_()
+        self.resizeDocks([self.dock_presence, self.dock_chat], [380, 420], Qt.Vertical)
         self._switch_controller(rc)
         return rc
 

@@ -5,7 +5,9 @@
 Creates a throw-away game (settings and data in a temporary directory), plays
 the set-up through the engine's own options, and grabs: the main window, the
 full map, a zoomed battle area, the off-map display, the cards panel, the
-dashboard and (when the engine offers the ``odds`` query) the combat dialog.
+dashboard and (when the engine offers the ``odds`` query) the combat dialog; then
+hosts the game on this machine (LAN) and grabs the Host dialog (seats, join code,
+key fingerprint) and the window joined to it with the Players and Chat panels.
 """
 
 from __future__ import annotations
@@ -88,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     win.tabs.setCurrentIndex(0)
     win.close()
     battle(qapp, tmp, args.out, shots)
+    lan(qapp, tmp, args.out, shots, args.scenario, args.seed)
     for p in shots:
         print(p.relative_to(ROOT) if p.is_relative_to(ROOT) else p)
     return 0
@@ -158,6 +161,97 @@ def battle(qapp, tmp: Path, out: Path, shots: list[Path]) -> None:
     win.combat_dlg.show()
     save(win.combat_dlg, "combat-dialog.png")
     win.close()
+
+
+def lan(qapp, tmp: Path, out: Path, shots: list[Path], scenario: str, seed: int) -> None:
+    """Host the campaign from the window (File > Host this campaign...) with two more players joined headless."""
+    import time
+
+    os.environ["DFD_KEY_DIR"] = str(tmp / "keys")
+    from app import geometry as geo
+    from app.mainwindow import MainWindow
+    from core.game import Game
+    from net import keys as keymod
+    from net.client import Client
+    from net.testing import free_port
+
+    path = tmp / "lan-campaign.dfd"
+    g = Game.new(path, scenario, seed)
+    for _ in range(400):
+        d = g.engine.pending()
+        if d is None or d.kind != "setup_place":
+            break
+        g.act(d.options[0].action)
+    g.close()
+
+    def pump(until, timeout: float = 30.0) -> None:
+        end = time.monotonic() + timeout
+        while not until() and time.monotonic() < end:
+            qapp.processEvents()
+            time.sleep(0.02)
+        if not until():
+            raise RuntimeError("the LAN screenshot scene did not come together in time")
+
+    win = MainWindow()
+    win.resize(1680, 1020)
+    win.show()
+    win.open_path(path)
+    win.settings.player_name = "Rommel"
+    dlg = win.host_dialog()
+    dlg.resize(980, 720)
+    dlg.table.item(0, 0).setText("Rommel")
+    dlg.table.cellWidget(0, 1).setCurrentText("Axis")
+    others = {"Gariboldi": ("Axis", keymod.generate()), "Wavell": ("Allied", keymod.generate()),
+              "O'Connor": ("Allied", keymod.generate()), "Umpire": ("spectator", keymod.generate())}
+    for name, (side, key) in others.items():
+        dlg.add_seat(name, side, key.public)
+    dlg.campaign.setText("Sonnenblume at the club")
+    dlg.port.setValue(free_port())
+    dlg.announce.setChecked(False)
+    if not dlg.start():
+        raise RuntimeError(dlg.error.text())
+    session = win.host_session
+    clients = {n: Client("127.0.0.1", session.port, session.public_key, others[n][1], name=n, heartbeat=0.5).start()
+               for n in ("Gariboldi", "Wavell")}
+    try:
+        pump(lambda: win.ctl.game is not None and win.ctl.presence is not None
+             and sum(p.connected for p in win.ctl.presence.players) == 3)
+        pump(lambda: len(dlg.events.toPlainText().splitlines()) >= 3)
+        qapp.processEvents()
+        dlg.show()
+        dlg.raise_()
+        qapp.processEvents()
+        p = out / "lan-host.png"
+        dlg.grab().save(str(p))
+        shots.append(p)
+        dlg.hide()
+        clients["Wavell"].send_chat("Good luck, gentlemen. The Desert Air Force sends its regards.", "all")
+        pump(lambda: len(win.chat.lines) >= 1)
+        win.chat.to.setCurrentIndex(1)
+        win.chat.line.setText("Gariboldi, hold Ariete at Agedabia until the 5th Light is through.")
+        win.chat.button.click()
+        pump(lambda: len(win.chat.lines) >= 2)
+        clients["Gariboldi"].send_chat("Ariete is refuelled and ready.", "side")
+        pump(lambda: len(win.chat.lines) >= 3)
+        win.chat.to.setCurrentIndex(0)
+        win.tabs.setCurrentIndex(0)
+        st = win.ctl.state()
+        hexes = [geo.rec_of(u.loc) for u in st.units.values() if u.side == "Axis" and geo.rec_of(u.loc)]
+        if hexes:
+            win.view.set_zoom(0.7)
+            win.view.centre_on_hex(hexes[len(hexes) // 2].label)
+        win.refresh()
+        qapp.processEvents()
+        time.sleep(0.3)
+        qapp.processEvents()
+        p = out / "lan-presence-chat.png"
+        win.grab().save(str(p))
+        shots.append(p)
+    finally:
+        for c in clients.values():
+            c.stop()
+        dlg.stop()
+        win.close()
 
 
 if __name__ == "__main__":
