@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -183,6 +183,7 @@ class Card(_S, kw_only=True):
     met: MetTrack | None = None
     activates: list[Link] = []
     hooks: list[str] = []
+    params: dict[str, Any] = {}         # machine-readable parameters the events engine reads (AXC-9 conditions...)
 
     @property
     def side(self) -> str:

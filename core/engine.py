@@ -61,6 +61,7 @@ PROCEDURES: dict[str, Procedure] = {}
 STEP_PROCEDURES: dict[str, str] = {}
 AUTO_STEPS: dict[str, list[Callable[["Engine"], None]]] = {}
 PHASE_END: list[Callable[["Engine", int], None]] = []
+GAME_START: list[Callable[["Engine"], None]] = []
 QUERIES: dict[str, Callable[..., Any]] = {}
 
 
@@ -83,6 +84,17 @@ def on_step(step_key: str, proc_name: str) -> None:
     STEP_PROCEDURES[step_key] = proc_name
 
 
+PRE_STEP: dict[str, list[str]] = {}
+
+
+def before_step(step_key: str, proc_name: str) -> None:
+    """Run procedure ``proc_name`` before step ``step_key``'s own procedure (e.g. a card's obligation in a
+    Movement Phase); the procedure finishes at once (decide -> None) when it has nothing to ask."""
+    if step_key not in sequence.STEPS:
+        raise KeyError(f"no step {step_key} in the sequence of play (4.1)")
+    PRE_STEP.setdefault(step_key, []).append(proc_name)
+
+
 def auto_step(step_key: str) -> Callable[[Callable[["Engine"], None]], Callable[["Engine"], None]]:
     """Decorator: bookkeeping the engine performs at an ``auto`` step."""
 
@@ -91,6 +103,12 @@ def auto_step(step_key: str) -> Callable[[Callable[["Engine"], None]], Callable[
         return fn
 
     return wrap
+
+
+def at_game_start(fn: Callable[["Engine"], None]) -> Callable[["Engine"], None]:
+    """Decorator: run once when a new game starts, before set-up decisions (3.0: active events)."""
+    GAME_START.append(fn)
+    return fn
 
 
 def at_phase_end(fn: Callable[["Engine", int], None]) -> Callable[["Engine", int], None]:
@@ -326,6 +344,12 @@ class TurnProcedure(Procedure):
             self.advance(eng, frame)
             return CONTINUE
         step = eng.step
+        pre = PRE_STEP.get(step.key, [])
+        i = int(frame.data.get("pre", 0))
+        if i < len(pre):
+            frame.data["pre"] = i + 1
+            eng.push(pre[i], step=step.key)
+            return CONTINUE
         frame.data["entered"] = True
         if step.role == "auto":
             for fn in AUTO_STEPS.get(step.key, []):
@@ -342,6 +366,7 @@ class TurnProcedure(Procedure):
     def advance(self, eng: Engine, frame: Frame) -> None:
         st = eng.state
         frame.data["entered"] = False
+        frame.data.pop("pre", None)
         if st.result is not None:
             return
         if st.step < len(sequence.phase(st.phase).steps):
@@ -364,6 +389,16 @@ class TurnProcedure(Procedure):
         st.ghibli = False
         eng.say(f"GT {st.gt} begins")
         eng.say(f"GT {st.gt} — Phase {sequence.phase(1).title}")
+
+
+@procedure("game_start")
+class GameStart(Procedure):
+    """3.0: lay out what the scenario instructions put in play before the first decision."""
+
+    def decide(self, eng: Engine, frame: Frame) -> Decision | None:
+        for fn in GAME_START:
+            fn(eng)
+        return None
 
 
 @procedure("step")
@@ -446,6 +481,6 @@ def _ensure_rules_loaded() -> None:
 
 
 __all__ = [
-    "Engine", "Procedure", "procedure", "on_step", "auto_step", "at_phase_end", "CONTINUE",
+    "Engine", "Procedure", "procedure", "on_step", "auto_step", "before_step", "at_phase_end", "CONTINUE",
     "LogEntry", "move_end_scenario_marker", "other",
 ]

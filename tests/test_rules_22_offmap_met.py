@@ -28,6 +28,7 @@ def test_we14_met_combat_dice_armour_doubled_air_dice():
 
 def test_met_combat_reduces_and_deactivates_from_zero_box():
     eng = make("desert-war", dice=ScriptedDice([6, 6, 6, 6]))
+    eng.state.gt = 10                       # ALC-4: AOI deactivates on GT 10 or later
     put(eng, "UK-7RTR", met.track_box("AOI"))
     eng.state.vars["met"]["AOI"]["box"] = 0
     met.met_combat(eng, "AOI")

@@ -172,7 +172,9 @@ def es_shift(eng: Engine, cid: str, delta: int, why: str) -> bool:
         return False
     policy = eng.state.vars.get("es_policy", "normal")
     rule = CARDS[cid].cite if cid in CARDS else cid
-    if policy == "ignore" or (policy == "appeals" and cid not in ("ALC-11", "AXC-4")):
+    allowed = eng.state.vars.get("es_policy_cards") or ["ALC-11", "AXC-4"]
+    if policy == "ignore" or (policy == "appeals" and cid not in allowed) \
+            or cid in eng.state.vars.get("es_ignored_cards", []):
         eng.say(f"{why}: ES {delta:+d} is ignored in this scenario ({eng.state.vars.get('es_policy_rule', '')})")
         return False
     move_end_scenario_marker(eng, delta, why, rule)
@@ -223,6 +225,8 @@ def card_items(eng: Engine, cid: str, gt_key: str | int) -> list[dict]:
         out: list[dict] = []
         key = str(gt_key)
         for a in rec.reinforcements:
+            if a.hook == "fifth_army_release":
+                continue   # AXC-8: releases of divisions already on the map, not arrivals (fifth_army_schedule)
             if key == "each":
                 hit = bool(a.each_gt)
             elif key.startswith("T+"):
@@ -264,19 +268,29 @@ def make_available(eng: Engine, cid: str, items: list[dict], gt: int, rule: str)
 # --------------------------------------------------------------------------- AXC-9 Axis in Egypt
 
 
-#: Hexes whose Axis occupation meets AXC-9's condition (reconstructed; the card text is not in the rules,
-#: R-EV-AXC9): Sidi Barrani and every Egyptian coastal town east of it.
-AXIS_IN_EGYPT_HEXES = ("W2110", "W2118", "W2232")
+def axc9_params() -> dict:
+    """AXC-9's conditions from its card data (``params``, resources/cards/axis.toml; R-EV-AXC9)."""
+    return dict(_field(card_data("AXC-9"), "params", {}) or {})
+
+
+def _in_supply(u: Any) -> bool:
+    return not (u.ogs or u.isolated)
 
 
 def axis_in_egypt_now(eng: Engine) -> bool:
-    data = card_data("AXC-9")
-    hexes = tuple(_field(data, "hexes", ()) or ()) or AXIS_IN_EGYPT_HEXES
-    ctrl = eng.state.control
+    """AXC-9: an Axis combat unit in general supply occupies Sidi Barrani or any hex of Egypt east of it, or the
+    Axis controls Mersa Matruh."""
+    p = axc9_params()
+    m, col = str(p.get("occupy_map", "W")), int(p.get("occupy_min_column", 10))
+    need_gs = p.get("occupy_supply", "general") == "general"
     for u in eng.state.units.values():
-        if u.side == AXIS and u.loc in hexes and _is_ground(u.id):
+        loc = u.loc
+        if u.side != AXIS or len(loc) != 5 or loc[0] != m or not loc[1:].isdigit():
+            continue
+        if int(loc[3:5]) >= col and _is_ground(u.id) and (_in_supply(u) or not need_gs):
             return True
-    return any(ctrl.get(h) == AXIS for h in hexes)
+    from core.rules import victory_rules
+    return any(victory_rules.controller(eng, h) == AXIS for h in p.get("control", []))
 
 
 def axis_in_egypt(eng: Engine) -> bool:
@@ -475,9 +489,7 @@ def _greek_play(eng: Engine, c: dict, args: dict) -> None:
 
 def _greek_each_gt(eng: Engine, c: dict) -> None:
     from core.rules import met
-    tr = met.track(eng, "Greece")
-    if tr and tr.get("crisis"):
-        es_shift(eng, "ALC-16", +1, "MET Greece starts the Events Phase in crisis (23.1 ALC-16 a)")
+    # a) the ES +1 per GT in crisis is the card's crisis effect, applied by met.crisis_effects
     if eng.state.gt == 13 and not c.get("gt13_done"):
         c["gt13_done"] = True
         owe(eng, ALLIED, "es_or_units", "ALC-16", "23.1 ALC-16 c", gt_key=13)
@@ -487,10 +499,7 @@ card("ALC-16", "Greek Campaign", "met", on_play=_greek_play, each_gt=_greek_each
 
 
 def _syria_each_gt(eng: Engine, c: dict) -> None:
-    from core.rules import met
-    tr = met.track(eng, "Syria")
-    if tr and tr.get("crisis"):
-        es_shift(eng, "ALC-17", -1, "MET Syria is in crisis (23.1 ALC-17 a)")
+    """ALC-17 a): ES -1 per GT in crisis — the card's crisis effect, applied by met.crisis_effects."""
 
 
 card("ALC-17", "Syrian Campaign", "met", on_play=lambda eng, c, a: __import__("core.rules.met", fromlist=["x"]).activate_track(eng, "Syria", "23.1 ALC-17"),
@@ -531,10 +540,7 @@ card("ALC-18", "Australian Corps", "event", each_gt=_aus_each_gt)
 
 
 def _pacific_each_gt(eng: Engine, c: dict) -> None:
-    from core.rules import met
-    tr = met.track(eng, "Pacific")
-    if tr and tr.get("crisis") and not c.get("withdrawal_complete"):
-        es_shift(eng, "ALC-19", -1, "MET Pacific in crisis until its withdrawals are complete (23.1 ALC-19 d)")
+    """ALC-19 d): ES -1 per GT in crisis until the withdrawals are complete — met.crisis_effects."""
 
 
 card("ALC-19", "Pacific Theater", "met", each_gt=_pacific_each_gt,
@@ -606,35 +612,52 @@ card("ALC-24", "Operation Torch Tunisia", "reinforcement", declared=True, each_g
 # ALC-25 US Inexperience
 def _us_inexp_play(eng: Engine, c: dict, args: dict) -> None:
     c["side_up"] = "2/+1"
+    eng.state.vars["us_inexperience"] = 2   # read by the combat rules (combat.py, special_units.py)
     offmap.add_counter(eng, "AL-USInexperience", "card:ALC-25", "23.1 ALC-25")
 
 
 card("ALC-25", "US Inexperience", "event", on_play=_us_inexp_play)
 
 
-def us_inexperience(eng: Engine) -> tuple[int, int]:
-    """ALC-25 a)/b): (column shift in the Axis favour, US morale modifier) in US-vs-GE combats."""
-    c = eng.state.cards.get("ALC-25")
+def _st(x: Any) -> Any:
+    """An Engine or a GameState -> the GameState (the combat rules call these with either)."""
+    return getattr(x, "state", x)
+
+
+def us_inexperience(state: Any) -> tuple[int, int]:
+    """ALC-25 a)/b): (column shift in the Axis favour, US morale modifier) in US-vs-GE combats.
+    Stable interop for the combat rules: accepts a GameState or an Engine."""
+    c = _st(state).cards.get("ALC-25")
     if not c or c.get("status") != "in_play":
         return 0, 0
     return (2, 1) if c.get("side_up") == "2/+1" else (1, 0)
 
 
-def us_experience_check(eng: Engine) -> bool:
-    """ALC-25 c): after a combat in which most Allied steps are US, roll 1d6; 5-6 = experience gained."""
+def us_experience_check(eng: Engine, allied_units: list[str] | None = None) -> bool:
+    """ALC-25 c): after a combat in which most Allied steps are US, roll 1d6; 5-6 = experience gained.
+    Stable interop for the combat rules: pass the combat's Allied units to have the majority checked here
+    (no roll unless US steps are the majority); without them the caller has checked it."""
     c = eng.state.cards.get("ALC-25")
     if not c or c.get("status") != "in_play":
         return False
+    if allied_units is not None:
+        us = sum(eng.state.units[u].steps for u in allied_units
+                 if u in eng.state.units and offmap.base_id(u).startswith("US-"))
+        total = sum(eng.state.units[u].steps for u in allied_units if u in eng.state.units)
+        if total == 0 or us * 2 <= total:
+            return False
     d = eng.roll(1, "ALC-25 US experience")[0]
     if d < 5:
         return False
     if c.get("side_up") == "2/+1":
         c["side_up"] = "1/+0"
+        eng.state.vars["us_inexperience"] = 1
         eng.say("ALC-25: the US Inexperience marker flips to its 1/+0 side (23.1 ALC-25 c)")
     else:
         for u in list(eng.state.units.values()):
             if offmap.base_id(u.id) == "AL-USInexperience" and u.loc != offmap.REMOVED:
                 offmap.remove_unit(eng, u.id, "23.1 ALC-25 c", "the US have gained experience")
+        eng.state.vars.pop("us_inexperience", None)
         discard(eng, "ALC-25", "second experience gain: the marker is removed (23.1 ALC-25 c)")
         make_available(eng, "ALC-25", card_items(eng, "ALC-25", "T+0"), eng.state.gt, "23.1 ALC-25 c")
     return True
@@ -678,9 +701,9 @@ card("ALC-26", "CW Withdrawal", "event", on_play=_cw_withdrawal_play, each_gt=_c
 
 
 # ALC-27 Vichy Accord
-def vichy_totals(eng: Engine) -> tuple[int, int]:
+def vichy_totals(eng: Any) -> tuple[int, int]:
     joined = neutral = 0
-    for u in eng.state.units.values():
+    for u in _st(eng).units.values():
         if not offmap.base_id(u.id).startswith("VFA-") or not offmap.in_play(u):
             continue
         cf = all_counters()[offmap.base_id(u.id)].values(u.steps)[0]
@@ -691,9 +714,10 @@ def vichy_totals(eng: Engine) -> tuple[int, int]:
     return joined, neutral
 
 
-def vichy_reaction_drm(eng: Engine) -> int:
-    """ALC-27 b): +1 on the Vichy French Reaction Table when joined VF CF exceed the others."""
-    if status(eng, "ALC-27") != "in_play":
+def vichy_reaction_drm(eng: Any) -> int:
+    """ALC-27 b): +1 on the Vichy French Reaction Table when joined VF CF exceed the others.
+    Stable interop for the combat rules: accepts a GameState or an Engine."""
+    if _st(eng).cards.get("ALC-27", {}).get("status") != "in_play":
         return 0
     j, n = vichy_totals(eng)
     return 1 if j > n else 0
@@ -715,6 +739,48 @@ def _vichy_play(eng: Engine, c: dict, args: dict) -> None:
 
 card("ALC-27", "Vichy Accord", "event", on_play=_vichy_play, each_gt=_vichy_each_gt)
 QUERIES["vichy_reaction_drm"] = lambda eng: vichy_reaction_drm(eng)
+
+
+def vichy_column(eng: Engine, attackers: list[str]) -> str:
+    """ALC-21 i): the column of the attacking force with the greatest number of combat factors (US, CW, FF, Axis)."""
+    cf: dict[str, int] = {}
+    for uid in attackers:
+        u = eng.state.units[uid]
+        c = all_counters()[offmap.base_id(uid)]
+        col = "Axis" if u.side == AXIS else ("US" if c.nationality == "US" else "FF" if c.nationality in ("FF", "FR")
+                                             else "CW")
+        cf[col] = cf.get(col, 0) + c.values(u.steps)[0]
+    return max(sorted(cf), key=lambda k: cf[k]) if cf else "CW"
+
+
+def vichy_reaction(eng: Engine, attackers: list[str], defenders: list[str]) -> str:
+    """ALC-21 i) / ALC-27 b): before a combat against neutral VF units roll 1d6 (+1 with the Vichy Accord DRM)
+    on the Vichy French Reaction Table (resources/charts/vichy_reaction.toml) and carry out the result on the
+    VF defenders: ``fight`` (resolve the combat), ``retreat`` (the combat is not resolved; the non-attacking
+    player retreats them), ``join`` (they join the Allies) or ``surrender`` (removed)."""
+    from core import charts
+    vf = [d for d in defenders if offmap.base_id(d).startswith("VF") and
+          eng.state.units[d].flags.get("vichy", "neutral") == "neutral"]
+    if not vf:
+        return "fight"
+    col = vichy_column(eng, attackers)
+    die = eng.roll(1, f"Vichy French Reaction Table ({col})")[0]
+    res = charts.vichy_reaction(die, col, accord_drm=bool(vichy_reaction_drm(eng)))
+    eng.say(f"Vichy French reaction: {res} (23.1 ALC-21 i)")
+    for uid in vf:
+        u = eng.state.units[uid]
+        if res == "join":
+            u.flags = dict(u.flags) | {"vichy": "joined"}
+            u.side = ALLIED
+        elif res == "surrender":
+            u.flags = dict(u.flags) | {"vichy": "surrendered"}
+            offmap.remove_unit(eng, uid, "23.1 ALC-21 i", "the Vichy French surrender")
+        elif res == "retreat":
+            u.flags = dict(u.flags) | {"vichy_retreat_gt": eng.state.gt}
+    return res
+
+
+QUERIES["vichy_column"] = lambda eng, attackers=(): vichy_column(eng, list(attackers))
 
 
 # ALC-28 Soft Underbelly
@@ -791,18 +857,37 @@ def _fifth_each_gt(eng: Engine, c: dict) -> None:
         if u.side == AXIS and u.id.startswith("GE-") and _is_ground(u.id) and u.loc[:1].isalpha() and u.loc[1:2].isdigit():
             fifth_army_release_all(eng, f"German {u.id} entered the hex grid ({u.loc})")
             return
-    rel = card_items(eng, "AXC-8", eng.state.gt)
-    restricted = eng.state.vars.get("fifth_army_restricted", [])
-    for it in rel:
-        if it["unit"] in restricted:
-            restricted.remove(it["unit"])
-            eng.say(f"AXC-8: {it['unit']} is released (23.2 AXC-8)")
+    if "fifth_army_restricted" not in eng.state.vars:   # in play from the start (25.0): the card's table
+        eng.state.vars["fifth_army_restricted"] = [u for _, units in fifth_army_schedule() for u in units]
+    restricted = eng.state.vars["fifth_army_restricted"]
+    played_gt = int(c.get("played_gt", eng.state.gt))
+    for gt, units in fifth_army_schedule():
+        if played_gt + gt > eng.state.gt:
+            continue
+        for unit in units:
+            if unit in restricted:
+                restricted.remove(unit)
+                eng.say(f"AXC-8: {unit} is released (T+{gt}, 23.2 AXC-8)")
+    if not restricted and not c.get("all_released"):
+        c["all_released"] = True
+        discard(eng, "AXC-8", "all divisions activated (23.2 AXC-8)")
+
+
+def fifth_army_schedule() -> list[tuple[int, list[str]]]:
+    """AXC-8's table from its card data: (T+n, divisions released) for the items hooked ``fifth_army_release``."""
+    rec = card_data("AXC-8")
+    out = []
+    for a in (getattr(rec, "reinforcements", None) or []):
+        if a.hook == "fifth_army_release":
+            out.append((a.t if a.t >= 0 else 0, list(a.units)))
+    return out
 
 
 def _fifth_play(eng: Engine, c: dict, args: dict) -> None:
-    rec = card_data("AXC-1")
-    restricted = list(_field(rec, "fifth_army", []) or [])
+    """AXC-8: the divisions on the card's table may not move until released (23.2 AXC-8)."""
+    restricted = [u for _, units in fifth_army_schedule() for u in units]
     eng.state.vars["fifth_army_restricted"] = restricted
+    eng.say(f"AXC-8 Fifth Army: {', '.join(restricted)} may not move until released (23.2 AXC-8)")
     _fifth_each_gt(eng, c)
 
 
@@ -1076,97 +1161,214 @@ card("AXC-20", "Fall Braun (1943)", "reinforcement", each_gt=_fb20_each_gt)
 
 _ALL = [f"ALC-{i}" for i in range(1, 29)] + [f"AXC-{i}" for i in range(1, 21)]
 
-#: status per card at the start, per scenario, from each scenario's "Events" / "Cards" sections.
-SCENARIO_CARDS: dict[str, dict[str, Any]] = {
-    "fox-killed": {"rule": "24.0 d)", "es": "ignore",
-                   "in_play": ["AXC-5", "AXC-9"], "discarded": ["AXC-1", "AXC-2", "ALC-1", "ALC-2"]},
-    "oconnors-war": {"rule": "25.0 d)", "es": "ignore",
-                     "in_play": ["AXC-5", "AXC-9"], "discarded": ["AXC-1", "AXC-2", "ALC-1", "ALC-2"]},
-    "sonnenblume": {"rule": "26.0 d)", "es": "appeals",
-                    "in_play": ["AXC-3", "AXC-6", "AXC-10", "AXC-9", "ALC-9", "ALC-12", "ALC-14", "ALC-10"],
-                    "active": ["AXC-4", "ALC-11"], "later": {"ALC-13": 11},
-                    "reinf_only": {"ALC-9": [12, 14]}, "reinf_ignored": ["AXC-6", "AXC-10", "ALC-12", "ALC-14"]},
-    "desert-fox": {"rule": "26.0 d) via 27.0", "es": "appeals",
-                   "in_play": ["AXC-3", "AXC-6", "AXC-10", "AXC-9", "ALC-6", "ALC-8", "ALC-10", "ALC-12", "ALC-14",
-                               "ALC-16", "ALC-17", "ALC-18"],
-                   "active": ["AXC-4", "AXC-15", "AXC-16", "AXC-17", "AXC-18", "ALC-11", "ALC-20"],
-                   "later": {"ALC-13": 11, "ALC-19": 14},
-                   "reinf_only": {"ALC-16": [13, 25], "ALC-17": [19, 20]}, "reinf_ignored": ["AXC-6"]},
-    "desert-war": {"rule": "28.0", "es": "normal",
-                   "in_play": ["AXC-3", "ALC-7", "ALC-18", "ALC-10", "ALC-4", "ALC-5", "AXC-9"],
-                   "discarded": ["AXC-1", "AXC-2", "ALC-1", "ALC-2"],
-                   "deck": [f"AXC-{i}" for i in range(4, 19) if i != 9]
-                   + [f"ALC-{i}" for i in range(6, 21) if i not in (7, 10, 18)]},
-    "run-for-tunis": {"rule": "29.0", "es": "ignore",
-                      "in_play": ["AXC-19", "AXC-20", "ALC-21", "ALC-22"], "active": ["ALC-23"],
-                      "deck": ["ALC-24", "ALC-25", "ALC-27"], "discarded": ["ALC-3"],
-                      "reinf_only": {"AXC-20": [31]}},
-    "trail-of-the-fox": {"rule": "30.0", "es": "ignore", "active": [], "in_play": ["ALC-13"]},
-    "tunisian-campaign": {"rule": "31.0", "es": "ignore",
-                          "in_play": ["AXC-19", "AXC-20", "ALC-21", "ALC-22", "ALC-13"], "active": ["ALC-23"],
-                          "deck": ["ALC-24", "ALC-25", "ALC-27"], "discarded": ["ALC-3"], "reinf_only": {"AXC-20": [31]}},
-    "rommels-war": {"rule": "32.0", "es": "normal",
-                    "in_play": ["AXC-3", "AXC-6", "AXC-10", "AXC-9", "ALC-6", "ALC-8", "ALC-10", "ALC-12", "ALC-14",
-                                "ALC-16", "ALC-17", "ALC-18"],
-                    "active": ["AXC-4", "AXC-15", "AXC-16", "AXC-17", "AXC-18", "ALC-11", "ALC-20"],
-                    "later": {"ALC-13": 11, "ALC-19": 14},
-                    "deck": ["ALC-21", "ALC-22", "ALC-23", "ALC-24", "ALC-25", "ALC-26", "ALC-27", "ALC-28",
-                             "AXC-19", "AXC-20", "ALC-15", "AXC-13", "AXC-14"],
-                    "reinf_only": {"ALC-16": [13, 25], "ALC-17": [19, 20]}, "reinf_ignored": ["AXC-6"]},
-    "north-african-campaign": {"rule": "33.0", "es": "normal",
-                               "in_play": ["AXC-3", "AXC-9", "ALC-4", "ALC-5", "ALC-7", "ALC-10", "ALC-18"],
-                               "active": ["AXC-5"],
-                               "discarded": ["AXC-1", "AXC-2", "ALC-1", "ALC-2", "ALC-3"],
-                               "deck": [c for c in _ALL if c not in ("AXC-1", "AXC-2", "AXC-3", "AXC-5", "AXC-9", "ALC-1",
-                                                                      "ALC-2", "ALC-3", "ALC-4", "ALC-5", "ALC-7",
-                                                                      "ALC-10", "ALC-18")]},
-}
-# 28.0: AXC-5 starts in the deck but "AXC-5 ... is active at the beginning of the game and can be played at any time"
-SCENARIO_CARDS["desert-war"]["deck"].remove("AXC-5")
-SCENARIO_CARDS["desert-war"]["active"] = ["AXC-5"]
+#: R-EV-ES-FIXED: the policy of a scenario whose data carries no end-change special rule (28.0 and 33.0 say the
+#: end "is subject to modification"; 29.0-31.0 state a fixed end).
+ES_DEFAULT = {"28.0": "normal", "33.0": "normal"}
+
+
+def _scenario(eng: Engine) -> Any:
+    from core import scenario as _sc
+    try:
+        return _sc.load(eng.state.scenario)
+    except Exception:  # noqa: BLE001 - a test state without a scenario file
+        return None
+
+
+def scenario_specials(eng: Engine) -> list[Any]:
+    """The scenario's special rules, its own first, then those of the sections it includes (27.0 -> 26.0...)."""
+    sc = _scenario(eng)
+    if sc is None:
+        return []
+    from core import scenario as _sc
+    out = list(sc.special)
+    seen = {sc.section}
+    todo = list(sc.includes)
+    while todo:
+        sec = todo.pop(0)
+        if sec in seen:
+            continue
+        seen.add(sec)
+        try:
+            inc = _sc.load(sec)
+        except Exception:  # noqa: BLE001
+            continue
+        out += list(inc.special)
+        todo += list(inc.includes)
+    return out
+
+
+def special(eng: Engine, kind: str) -> Any:
+    """The first special rule of ``kind`` (the scenario's own before the included sections'), or None."""
+    return next((s for s in scenario_specials(eng) if s.kind == kind), None)
+
+
+def es_policy_of(sc: Any, specials: list[Any]) -> tuple[str, str, list[str]]:
+    """(policy, rule, cards) from the scenario's special rules (24.0 d, 26.0 d, 32.0) — R-EV-ES-*."""
+    for s in specials:    # the scenario's own rules come first and override the included sections'
+        if s.kind == "ignore_card_end_changes":
+            return "ignore", s.rule, []
+        if s.kind == "end_changes_only":
+            return "appeals", s.rule, list(s.params.get("cards", ["ALC-11", "AXC-4"]))
+        if s.kind == "scenario_end_by_events":
+            return "normal", s.rule, []
+    sec = getattr(sc, "section", "")
+    return ES_DEFAULT.get(sec, "ignore"), f"{sec} (R-EV-ES-FIXED)", []
+
+
+def _start_status(eng: Engine, sc: Any, use: Any, statuses: dict[str, str]) -> str:
+    """A scenario card line's status word -> the engine's status (R-EV-STATUS, R-EV-SCENARIO-CARDS).
+
+    ``setup``: at-start cards are discarded after set-up (5.0), other cards (MET) are in play; ``active`` /
+    ``in_effect`` / ``played``: in play; ``available``: activated (or in play for cards played automatically)
+    when the card's own activation is met at the start, else in the deck following its conditions."""
+    from core import cards as _cards
+    data = _cards.card(use.card)
+    rule = CARDS[use.card]
+    word = use.status
+    if word == "setup":
+        return "discarded" if data.type == "at_start" else "in_play"
+    if word in ("active", "in_effect", "played"):
+        return "in_play"
+    if word != "available":
+        return "absent"
+    if data.type == "at_start":
+        return "deck"
+    act = data.activation
+    met_now = act.at_start
+    if not met_now:
+        later = sc.start_gt > 1   # a scenario starting later takes the history before it as played (R-EV-SCENARIO-CARDS)
+
+        def done(cid: str, how: str) -> bool:
+            s = statuses.get(cid)
+            if s is None:
+                return later     # not used in this scenario: its part of the history precedes the scenario
+            return s in (("discarded",) if how == "discarded" else ("in_play", "discarded"))
+
+        met_now = (act.gt <= sc.start_gt
+                   and all(done(c, "played") for c in act.after_played)
+                   and all(done(c, "discarded") for c in act.after_discarded)
+                   and (not act.any_of or any(done(c, "played") for c in act.any_of))
+                   and (later or not act.hook))
+    if not met_now:
+        return "deck"
+    return "active" if rule.declared else "in_play"
+
+
+def _inherit_cards(eng: Engine, sc: Any, statuses: dict[str, str], policy: str) -> None:
+    """Cards of included sections (32.0 uses 27.0 and 29.0) and, where the end is subject to events (policy
+    ``normal``), the cards the present ones lead to (then-chains, links, activations): in the deck
+    (R-EV-SCENARIO-CARDS)."""
+    from core import cards as _cards
+    from core import scenario as _sc
+    listed = {u.card for u in sc.cards}
+    todo = list(sc.includes)
+    seen: set[str] = set()
+    while todo:
+        sec = todo.pop(0)
+        if sec in seen:
+            continue
+        seen.add(sec)
+        try:
+            inc = _sc.load(sec)
+        except Exception:  # noqa: BLE001
+            continue
+        todo += list(inc.includes)
+        for use in inc.cards:
+            if use.card in listed or use.card in statuses or use.status == "not_used" or use.card not in CARDS:
+                continue
+            if inc.start_gt > sc.start_gt:
+                statuses[use.card] = "deck"   # its scenario starts later: the campaign reaches it by its triggers
+    if policy != "normal":
+        return
+    not_used = {u.card for u in sc.cards if u.status == "not_used"}
+    changed = True
+    while changed:
+        changed = False
+        present = {c for c, s in statuses.items() if s not in ("absent",)}
+        for cid, data in _cards.all_cards().items():
+            if cid in statuses or cid in not_used or cid not in CARDS or data.type == "at_start":
+                continue
+            act = data.activation
+            refs = set(act.after_played + act.after_discarded + act.any_of)
+            linked = any(cid in CARDS[p].then or cid in _cards.card(p).discard.then_activate
+                         or any(link.card == cid for link in _cards.card(p).activates) for p in present)
+            if linked or (refs and refs & present):
+                statuses[cid] = "deck"
+                changed = True
 
 
 def ensure_cards(eng: Engine) -> None:
-    """Lay out the scenario's cards once (3.0 Active Events); idempotent and deterministic."""
+    """Lay out the scenario's cards once (3.0 Active Events) from the scenario file's ``cards`` and ``special``
+    entries and the cards' own data (resources/cards); idempotent and deterministic."""
     st = eng.state
     if st.vars.get("cards_init"):
         return
     st.vars["cards_init"] = True
-    cfg = SCENARIO_CARDS.get(st.scenario)
-    if cfg is None:
+    sc = _scenario(eng)
+    from core.rules import met, reinforcements
+    if sc is None or not sc.cards:
         st.vars.setdefault("es_policy", "normal")
-        from core.rules import reinforcements
         reinforcements.ensure_schedule(eng)
         return
-    st.vars["es_policy"] = cfg.get("es", "normal")
-    st.vars["es_policy_rule"] = cfg.get("rule", "")
-    for cid in cfg.get("discarded", []):
-        st.cards[cid] = {"id": cid, "status": "discarded", "note": "discarded after set-up (5.0 At Start Cards)"}
-    for cid in cfg.get("deck", []):
-        st.cards[cid] = {"id": cid, "status": "deck"}
-    for cid in cfg.get("active", []):
-        st.cards[cid] = {"id": cid, "status": "active", "activated_gt": st.gt}
-    for cid in cfg.get("in_play", []):
-        st.cards[cid] = {"id": cid, "status": "in_play", "activated_gt": st.gt, "played_gt": st.gt - 1,
-                         "from_start": True, "plays": 1}
-    for cid, gt in cfg.get("later", {}).items():
-        st.cards[cid] = {"id": cid, "status": "deck"}
-        schedule(eng, gt, cid, "play" if cid == "ALC-19" else "activate", f"{cfg.get('rule')}")
-    st.vars["card_reinf_only"] = {k: list(v) for k, v in cfg.get("reinf_only", {}).items()}
-    st.vars["card_reinf_ignored"] = {k: "all" for k in cfg.get("reinf_ignored", [])}
-    if st.scenario in ("fox-killed", "oconnors-war"):
-        # 24.1: AXC-5's arrival GTs are ignored; AXC-9 is used only to determine victory
-        st.vars["card_reinf_ignored"].update({"AXC-5": "all"})
-    if st.cards.get("ALC-19", {}).get("status") == "deck" and "ALC-19" not in cfg.get("later", {}):
-        schedule(eng, 14, "ALC-19", "play", "23.1 ALC-19")
+    policy, prule, only = es_policy_of(sc, scenario_specials(eng))
+    st.vars["es_policy"], st.vars["es_policy_rule"] = policy, prule
+    if only:
+        st.vars["es_policy_cards"] = only
+    statuses: dict[str, str] = {}
+    uses = [u for u in sc.cards if u.card in CARDS]
+    # first pass: the explicit words; second: "available" against those (order-independent)
+    for use in uses:
+        if use.status != "available" and use.status != "not_used":
+            statuses[use.card] = _start_status(eng, sc, use, {})
+    for use in uses:
+        if use.status == "available":
+            statuses[use.card] = "deck" if use.from_gt else _start_status(eng, sc, use, statuses)
+    _inherit_cards(eng, sc, statuses, policy)
+    reinf_only: dict[str, list[int]] = {}
+    ignored: dict[str, str] = {}
+    delays: dict[str, int] = {}
+    for use in uses:
+        cid = use.card
+        s = statuses.get(cid)
+        if s is None or s == "absent":
+            continue
+        if s == "discarded":
+            st.cards[cid] = {"id": cid, "status": "discarded", "note": "discarded after set-up (5.0 At Start Cards)"}
+        elif s == "deck":
+            st.cards[cid] = {"id": cid, "status": "deck"}
+        elif s == "active":
+            st.cards[cid] = {"id": cid, "status": "active", "activated_gt": st.gt}
+        else:
+            st.cards[cid] = {"id": cid, "status": "in_play", "activated_gt": st.gt - 1, "played_gt": st.gt - 1,
+                             "from_start": True, "plays": 1}
+        if use.from_gt:
+            st.cards[cid] = {"id": cid, "status": "deck"}
+            what = "play" if (use.status != "available" or not CARDS[cid].declared) else "activate"
+            schedule(eng, use.from_gt, cid, what, use.rule or sc.section)
+        if use.reinforcements == "only":
+            reinf_only[cid] = list(use.gts)
+        elif use.reinforcements == "none":
+            ignored[cid] = "all"
+        if use.arrival_delay:
+            delays[cid] = use.arrival_delay
+        if not use.end_changes:
+            st.vars.setdefault("es_ignored_cards", []).append(cid)
+    for cid, s in sorted(statuses.items()):   # inherited / linked cards (R-EV-SCENARIO-CARDS)
+        if cid not in st.cards and s in ("deck", "active", "in_play"):
+            st.cards[cid] = {"id": cid, "status": s} | ({"activated_gt": st.gt} if s == "active" else {})
+            if s == "in_play":
+                st.cards[cid].update(activated_gt=st.gt - 1, played_gt=st.gt - 1, from_start=True, plays=1)
+    st.vars["card_reinf_only"] = reinf_only
+    st.vars["card_reinf_ignored"] = ignored
+    if delays:
+        st.vars["card_arrival_delay"] = delays
+    if st.cards.get("ALC-19", {}).get("status") == "deck" and not any(
+            s["card"] == "ALC-19" for s in st.vars.get("card_schedule", [])):
+        schedule(eng, max(14, st.gt), "ALC-19", "play", "23.1 ALC-19")
     if st.cards.get("ALC-21", {}).get("status") == "deck" and st.cards.get("ALC-12", {}).get("status") == "in_play":
         schedule(eng, max(12, st.gt), "ALC-21", "play", "23.1 ALC-12 e; ALC-21")
-    if "ALC-13" in cfg.get("in_play", []):
-        st.cards["ALC-13"]["activated_gt"] = st.gt - 1
-    from core.rules import met, reinforcements
     met.ensure_tracks(eng)
     reinforcements.ensure_schedule(eng)
-
 
 # --------------------------------------------------------------------------- I.1 automatic step
 
@@ -1216,6 +1418,10 @@ def events_auto(eng: Engine) -> None:
     if st.gt >= 9 and status(eng, "ALC-12") in ("deck", "active"):
         activate(eng, "ALC-12", "not activated by the start of GT 9 (23.1 ALC-12 a)")
         put_in_play(eng, "ALC-12", "must be played on GT 9 (23.1 ALC-12 a)")
+    # the MET cards' crisis effects for the tracks that start the Events Phase in crisis (22.2; ALC-5, 16, 17, 19)
+    from core.rules import met, obligations
+    met.crisis_effects(eng)
+    obligations.place_on_track(eng)     # ALC-16 b): the Greek expedition goes to the track the GT after
     # effects of cards in play
     for cid in sorted(st.cards, key=_order):
         c = st.cards[cid]
@@ -1238,6 +1444,8 @@ def end_of_gt(eng: Engine, phase_no: int) -> None:
     if phase_no != 20:
         return
     st = eng.state
+    from core.rules import met
+    met.end_of_gt(eng)
     for cid in sorted(list(st.cards), key=_order):
         c = st.cards[cid]
         rule = CARDS[cid]

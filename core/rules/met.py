@@ -17,13 +17,27 @@ from core.engine import QUERIES, Engine, Procedure, on_step, procedure
 from core.state import Frame
 from core.rules import offmap
 
-#: C14: highest box of each track (boxes 0..n)
-TRACKS = {"Syria": 5, "SW Asia": 5, "Levant": 3, "Greece": 4, "AOI": 5, "Pacific": 3}
-CARD_OF = {"AOI": "ALC-4", "Levant": "ALC-5", "SW Asia": "ALC-6", "Greece": "ALC-16", "Syria": "ALC-17",
-           "Pacific": "ALC-19"}
-#: tracks that are never deactivated (ALC-5, ALC-6 texts); the Pacific cannot be fought on (22.2.1)
-NEVER_DEACTIVATED = {"Levant", "SW Asia", "Pacific"}
-ADVANCE_MIN = {"Levant": 4}   # ALC-5: advance on 4-6; others reconstructed likewise
+def _met_cards() -> dict[str, object]:
+    """Track name -> the MET card's ``met`` record (resources/cards/*.toml, 22.2 / 23.0)."""
+    from core import cards
+    out = {}
+    for c in cards.all_cards().values():
+        if c.met is not None:
+            out[c.met.track] = c
+    return out
+
+
+_MET = _met_cards()
+#: highest box of each track (boxes 0..n) and the card of each track, from the MET cards' data
+TRACKS = {name: c.met.boxes for name, c in _MET.items()}
+CARD_OF = {name: c.id for name, c in _MET.items()}
+#: tracks the cards say are never deactivated (ALC-5, ALC-6, ALC-19)
+NEVER_DEACTIVATED = {name for name, c in _MET.items() if c.met.deactivate.startswith("never")}
+
+
+def params(name: str):
+    """The MET card's track parameters (boxes, mountain boxes, advance range, DRMs, crisis effects)."""
+    return _MET[name].met
 
 
 def track_box(name: str) -> str:
@@ -35,16 +49,30 @@ def track(eng: Engine, name: str) -> dict | None:
     return t if t and t.get("active") else None
 
 
+def _met_rule_use(eng: Engine):
+    from core.rules import events
+    sc = events._scenario(eng)
+    if sc is None:
+        return None
+    return next((r for r in sc.rules_changed if r.rule == "22.2"), None)
+
+
 def mets_used(eng: Engine) -> bool:
-    """24.0 c), 25.0, 26.0 c): MET tracks are not used in the short scenarios."""
-    return eng.state.scenario not in ("fox-killed", "oconnors-war", "sonnenblume", "run-for-tunis",
-                                      "trail-of-the-fox", "tunisian-campaign")
+    """24.0 c), 25.0 c), 26.0 c), 27.0 d): the scenario's ``rules_changed`` entry for 22.2."""
+    r = _met_rule_use(eng)
+    return r is None or r.use != "no"
+
+
+def track_allowed(eng: Engine, name: str) -> bool:
+    """MET tracks not used, except those the scenario names (27.0 d: 'only as the Allied events say')."""
+    r = _met_rule_use(eng)
+    return r is None or r.use != "no" or CARD_OF.get(name) in r.except_
 
 
 def activate_track(eng: Engine, name: str, rule: str) -> None:
     """22.2: place the marker situation side up in the 0 box."""
-    if not mets_used(eng) and eng.state.scenario not in ("desert-fox",):
-        eng.say(f"MET {name} is not used in this scenario (24.0 c; {rule})")
+    if not track_allowed(eng, name):
+        eng.say(f"MET {name} is not used in this scenario (22.2 not used; {rule})")
         return
     mets = eng.state.vars.setdefault("met", {})
     if mets.get(name, {}).get("active"):
@@ -53,28 +81,49 @@ def activate_track(eng: Engine, name: str, rule: str) -> None:
     eng.say(f"MET {name} track is activated (22.2; {rule})")
 
 
-def _drm(eng: Engine, name: str) -> list[tuple[int, str]]:
+def _hook_value(eng: Engine, name: str, hook: str) -> int:
+    """How many times a MET card's DRM applies (its ``hook``; 0 = not in effect)."""
     from core.rules import events
+    kind, _, arg = hook.partition(":")
+    if kind == "axis_in_egypt":
+        return 1 if events.axis_in_egypt(eng) else 0
+    if kind == "gt_at_least_10":
+        return 1 if eng.state.gt >= 10 else 0
+    if kind == "met_in_crisis":
+        t = track(eng, arg)
+        return 1 if t and t.get("crisis") else 0
+    if kind == "card_played":
+        return 1 if events.played(eng, arg) else 0
+    if kind == "axis_air_on_track":
+        return sum(1 for u in eng.state.units.values() if u.side == AXIS and u.loc == track_box(name)
+                   and getattr(all_counters().get(offmap.base_id(u.id)), "kind", "") == "air")
+    if kind == "arab_revolt_units_on_track":
+        return sum(1 for u in eng.state.units.values() if u.side == AXIS and u.loc == track_box(name)
+                   and u.flags.get("committed") == "AXC-14")
+    return 0
+
+
+def _drm(eng: Engine, name: str) -> list[tuple[int, str]]:
+    """The situation DRMs printed on the track's card (resources/cards, ``met.drms``)."""
     out = []
-    if name == "Levant":
-        syr = track(eng, "Syria")
-        if syr and syr.get("crisis"):
-            out.append((1, "Syria in crisis (ALC-5)"))
-        if events.axis_in_egypt(eng):
-            out.append((1, "AXC-9 in effect (ALC-5)"))
-    axis_air = sum(1 for u in eng.state.units.values() if u.side == AXIS and u.loc == track_box(name))
-    if axis_air:
-        out.append((axis_air, f"{axis_air} Axis unit(s) on the track (ALC-5; 22.2.1; AXC-14)"))
+    cid = CARD_OF[name]
+    for d in params(name).drms:
+        n = _hook_value(eng, name, d.hook) if d.hook else 0
+        if n:
+            out.append((d.value * n, f"{d.condition}{f' x{n}' if n > 1 else ''} ({cid})"))
     return out
 
 
 def situation_roll(eng: Engine, name: str) -> None:
-    """22.2 a)-c): roll 1d6 + DRMs; within the range the marker advances; beyond the last box: crisis."""
+    """22.2 a)-c): roll 1d6 + DRMs; within the card's range the marker advances; beyond the last box: crisis."""
     t = eng.state.vars["met"][name]
+    if t.get("resolved"):
+        return
     d = eng.roll(1, f"MET {name} situation")[0]
     drms = _drm(eng, name)
     total = d + sum(x for x, _ in drms)
-    if total >= ADVANCE_MIN.get(name, 4):
+    low = params(name).advance[0]
+    if total >= low:
         if t["box"] >= TRACKS[name]:
             if not t["crisis"]:
                 t["crisis"] = True
@@ -82,29 +131,96 @@ def situation_roll(eng: Engine, name: str) -> None:
                 _on_crisis(eng, name)
         else:
             t["box"] += 1
-            eng.say(f"MET {name}: {total} — the marker advances to box {t['box']} (22.2 b)")
+            eng.say(f"MET {name}: {total} — the marker advances to box {t['box']} (22.2 b; {CARD_OF[name]} {low}-6)")
     else:
-        eng.say(f"MET {name}: {total} — no change (22.2)")
+        eng.say(f"MET {name}: {total} — no change (22.2; {CARD_OF[name]} advances on {low}-6)")
 
 
 def _on_crisis(eng: Engine, name: str) -> None:
-    from core.rules import events
     if name == "Pacific":
-        # ALC-19 a)-c): Japan and the US at war; the listed units (and ALC-18's Australians) must be withdrawn
-        items = events.card_items(eng, "ALC-19", "crisis")
-        units = [i["unit"] for i in items]
-        if events.status(eng, "ALC-18") == "in_play":
-            units += [u.id for u in eng.state.units.values() if offmap.base_id(u.id).startswith("AU-")]
-        eng.state.vars.setdefault("withdrawals", []).append(
-            {"gt": eng.state.gt, "units": units, "rule": "23.1 ALC-19", "min_cf": 43})
+        pacific_withdrawals(eng)
+
+
+def pacific_withdrawals(eng: Engine) -> None:
+    """ALC-19 a)-c): the units on the card (and ALC-18's Australians if incomplete) must be withdrawn."""
+    from core import cards
+    from core.rules import events
+    units: list[str] = []
+    for w in cards.card("ALC-19").withdrawals:
+        if "ALC-18" in w.note and (events.status(eng, "ALC-18") == "discarded"
+                                   and eng.state.cards["ALC-18"].get("completed_gt")):
+            continue   # b) only if ALC-18 has not been completed
+        units += [u for u in w.units if u in eng.state.units]
+    eng.state.vars["pacific_withdrawal"] = {"gt": eng.state.gt, "units": units, "min_cf": PACIFIC_MIN_CF}
+    eng.state.vars.setdefault("withdrawals", []).append(
+        {"gt": eng.state.gt, "units": units, "rule": "23.1 ALC-19", "min_cf": PACIFIC_MIN_CF})
+
+
+#: ALC-19 c): the withdrawn units' total combat strength, made up with RP
+PACIFIC_MIN_CF = 43
+
+
+def pacific_status(eng: Engine) -> dict:
+    """ALC-19 c), d): outstanding units, CF withdrawn, RP still owed (1 RP makes up 1 CF, R-MET-PACIFIC-RP)."""
+    rec = eng.state.vars.get("pacific_withdrawal")
+    if not rec:
+        return {"due": False}
+    outstanding, cf = [], 0
+    for uid in rec["units"]:
+        u = eng.state.units.get(uid)
+        if u is None:
+            continue
+        if u.loc == offmap.REMOVED and u.flags.get("withdrawn"):
+            cf += all_counters()[offmap.base_id(uid)].values(u.steps)[0]
+        elif u.loc != offmap.REMOVED and not u.loc.startswith("box:Destroyed"):
+            outstanding.append(uid)
+    cf += int(rec.get("rp_spent", 0))
+    return {"due": True, "outstanding": outstanding, "cf": cf, "rp_owed": max(0, rec["min_cf"] - cf)}
+
+
+def pacific_spend_rp(eng: Engine) -> None:
+    """ALC-19 c): once the units are withdrawn, Allied RP in play are expended to bring the total to 43."""
+    rec = eng.state.vars.get("pacific_withdrawal")
+    stt = pacific_status(eng)
+    if not stt.get("due") or stt["outstanding"] or not stt["rp_owed"]:
+        return
+    rps = sorted(u.id for u in eng.state.units.values() if u.side == ALLIED and offmap.base_id(u.id).endswith("-RP")
+                 and offmap.in_play(u))
+    for uid in rps[:stt["rp_owed"]]:
+        offmap.remove_unit(eng, uid, "23.1 ALC-19 c", "RP expended to make up the Pacific withdrawals to 43 CF")
+        rec["rp_spent"] = int(rec.get("rp_spent", 0)) + 1
 
 
 def crisis_effects(eng: Engine) -> None:
-    """Effects listed on the cards while a track is in crisis (ALC-5: ES -1)."""
+    """Each Events Phase a track is in crisis: the effects its card lists (``met.crisis``: ES per GT; ALC-19 d)
+    keeps MET Pacific in crisis until its withdrawals are complete)."""
     from core.rules import events
-    lev = track(eng, "Levant")
-    if lev and lev.get("crisis") and "ALC-5" in eng.state.cards:
-        events.es_shift(eng, "ALC-5", -1, "MET Levant in crisis (ALC-5)")
+    for name in TRACKS:
+        t = track(eng, name)
+        if not t or not t.get("crisis"):
+            continue
+        cid = CARD_OF[name]
+        if name == "Pacific":
+            pacific_spend_rp(eng)
+            stt = pacific_status(eng)
+            if stt.get("due") and not stt["outstanding"] and not stt["rp_owed"]:
+                t["crisis"], t["resolved"] = False, True
+                eng.state.cards.get("ALC-19", {})["withdrawal_complete"] = True
+                eng.say("MET Pacific: the withdrawals and the 43-CF minimum are complete; the crisis ends (23.1 ALC-19 d)")
+                continue
+        if cid not in eng.state.cards:
+            continue
+        for eff in params(name).crisis:
+            if eff.es_per_gt:
+                events.es_shift(eng, cid, eff.es_per_gt, f"MET {name} in crisis ({cid}: {eff.text})")
+
+
+def nrv_port_capacity_in_crisis(eng: Engine) -> int | None:
+    """22.1: the smallest NRV port capacity a track in crisis sets (ALC-5: 4), None if none does."""
+    caps = [eff.nrv_port_capacity for name in TRACKS for eff in params(name).crisis
+            if eff.nrv_port_capacity and (t := eng.state.vars.get("met", {}).get(name)) and t.get("active")
+            and t.get("crisis")]
+    return min(caps) if caps else None
 
 
 def met_combat_dice(eng: Engine, name: str) -> int:
@@ -122,7 +238,8 @@ def met_combat_dice(eng: Engine, name: str) -> int:
             air += (c.gs + c.bomb) * (1 if u.side == ALLIED else -1)
         elif u.side == ALLIED:
             v = c.values(u.steps)[0]
-            cf += v * 2 if c.unit_type.startswith("arm") else v
+            mountain = "mountain" in c.unit_type and eng.state.vars["met"][name]["box"] in params(name).mountain_boxes
+            cf += v * 2 if (c.unit_type.startswith("arm") or mountain) else v
     return max(0, math.ceil(cf / 10) + air)
 
 
@@ -139,9 +256,27 @@ def met_combat(eng: Engine, name: str) -> int:
             t["crisis"] = False
         elif t["box"] > 0:
             t["box"] -= 1
-        elif name not in NEVER_DEACTIVATED:
+        elif can_deactivate(eng, name):
             deactivate(eng, name)
     return hits
+
+
+def can_deactivate(eng: Engine, name: str) -> bool:
+    """A reduction in the 0 box deactivates the track as its card says (``deactivate_hook``): never (ALC-5, 6,
+    19); AOI only on GT 10 or later (ALC-4); Greece and Syria at any time (ALC-16, ALC-17)."""
+    p = params(name)
+    if name in NEVER_DEACTIVATED:
+        return False
+    if p.deactivate_hook == "aoi_deactivate_check":
+        return eng.state.gt >= 10
+    return True
+
+
+def end_of_gt(eng: Engine) -> None:
+    """ALC-16: MET Greece is deactivated automatically at the end of GT 12 (the fall of Crete)."""
+    t = track(eng, "Greece")
+    if t and params("Greece").deactivate_hook == "greek_deactivate_check" and eng.state.gt >= 12:
+        deactivate(eng, "Greece")
 
 
 def deactivate(eng: Engine, name: str) -> None:
@@ -203,7 +338,6 @@ class MetRolls(Procedure):
             return
         if action.kind != "roll_met":
             return super().apply(eng, frame, action)
-        crisis_effects(eng)
         for n in TRACKS:
             if track(eng, n):
                 situation_roll(eng, n)
@@ -221,9 +355,14 @@ def ensure_tracks(eng: Engine) -> None:
     st.vars["met_init"] = True
     for name, cid in CARD_OF.items():
         if st.cards.get(cid, {}).get("status") == "in_play" and name != "Pacific":
-            if st.scenario in ("desert-fox", "rommels-war") and name in ("Greece", "Syria"):
-                continue   # 27.2: ALC-16 / ALC-17 used for their reinforcements only
+            if cid in st.vars.get("card_reinf_only", {}) and CARDS_MET_ONLY_REINF(cid):
+                continue   # 27.2: ALC-16 / ALC-17 used for their listed reinforcements only
             activate_track(eng, name, f"{cid} in play at set-up")
+
+
+def CARDS_MET_ONLY_REINF(cid: str) -> bool:  # noqa: N802 - reads like the rule
+    """A MET card the scenario uses for listed GTs of reinforcements only (27.0 ALC-16 'GT 13, 25')."""
+    return True
 
 
 QUERIES["met"] = lambda eng: dict(eng.state.vars.get("met", {}))

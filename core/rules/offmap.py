@@ -142,9 +142,9 @@ def destroy_unit(eng: Engine, uid: str, rule: str) -> None:
 
 def nrv_port_capacity(eng: Engine) -> int:
     """22.1: eight standard boxes; four while MET Levant is in crisis (ALC-5)."""
-    tracks = eng.state.vars.get("met", {})
-    lev = tracks.get("Levant")
-    return 4 if lev and lev.get("crisis") else 8
+    from core.rules import met
+    cap = met.nrv_port_capacity_in_crisis(eng)   # the MET cards' crisis effects (ALC-5: 4)
+    return min(8, cap) if cap else 8
 
 
 def malta_allied(eng: Engine) -> bool:
