@@ -123,4 +123,5 @@ def initial_state(sc: Scenario, seed: int) -> GameState:
         raise ScenarioError(f"{sc.path}: surprise needs the initiative player ({sc.initiative}) to be 1st player (6.2)")
     if pending:
         st.stack.append(Frame(proc="setup"))
+    st.stack.append(Frame(proc="game_start"))  # runs first: 3.0 active events, before any set-up decision
     return st

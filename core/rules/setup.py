@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option
-from core.engine import Engine, Procedure, procedure
+from core.engine import Engine, Procedure, at_game_start, procedure
 from core.hexgrid import Hex, HexLabelError
 from core.state import Frame
 
@@ -92,3 +92,11 @@ class SetUp(Procedure):
         eng.state.units[uid].loc = h.label
         eng.state.vars["setup_pending"].remove(item)
         eng.say(f"{action.side} sets up {item.get('name', uid)} in {h.label}")
+
+
+@at_game_start
+def lay_out_event_cards(eng: Engine) -> None:
+    """3.0 "Active Events" are part of the scenario set-up: card status is known before the first decision."""
+    from core.rules import events
+
+    events.ensure_cards(eng)
