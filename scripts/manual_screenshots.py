@@ -71,6 +71,15 @@ def choose(win, text: str) -> None:
     win.choose_option(o)
 
 
+def expect(ctl, prompt: str, rule: str | None = None, options: tuple[str, ...] = ()) -> None:
+    """The manual quotes this prompt (and rule, options): stop if the engine now says something else."""
+    d = ctl.pending()
+    assert d is not None and d.prompt == prompt, f"the manual quotes {prompt!r}; the engine asks {d and d.prompt!r}"
+    assert rule is None or d.rule == rule, f"the manual cites rule {rule}; the prompt cites {d.rule}"
+    labels = [o.label for o in d.options]
+    assert all(o in labels for o in options), f"the manual quotes the options {options}; offered: {labels}"
+
+
 def reveal(win) -> bool:
     """Pass the hotseat cover (the next player clicks 'I am the … player — show the map')."""
     if win.cover.isVisible():
@@ -128,13 +137,14 @@ def main(argv: list[str] | None = None) -> int:
     ctl = win.ctl
     ctl.new_game(tmp / "data" / "sonnenblume.dfd", SCENARIO, seed=SEED)
     sh.settle()
+    expect(ctl, "Set up Fort on or adjacent to C2331 (5 left to place)", "26.2")
     reveal(win)
     show_hex(win, "C2331", 0.9)
     sh.save(win, "main-window-start.png")
     show_hex(win, "C2331", 1.5)
     sh.save(win.view, "setup-targets.png")
     # three forts on Tobruk's hexes, the two Australian brigade groups near C2410
-    for lab in ("C2331", "C2330", "C2431", "C2410", "C2310"):
+    for lab in ("C2331", "C2330", "C2332", "C2410", "C2310"):
         d = ctl.pending()
         assert d.kind == "setup_place", d.kind
         win.hex_clicked(lab, Qt.LeftButton)
@@ -145,7 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     reveal(win)
 
     # ---- Phase XII: refit (17.0), then the Movement Phase prompt with its options
+    expect(ctl, "Conduct refit operations (17.0)")
     choose(win, "No (more) refits")
+    expect(ctl, "Move ground units (13.0); overruns, supply and construction actions")
     # ---- select the Axis stack, hover the target: reachable hexes with MP and the route
     win.hex_clicked(AXIS_STACK, Qt.LeftButton)
     win._hovered(TARGET)
@@ -161,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # ---- Phase XIII: the Allied Reaction Phase (hand-over both ways)
     reveal(win)
+    expect(ctl, "Reaction movement (13.5)", options=("End the Reaction Phase", "Try to destroy the dump in C0803 (12.2.5)"))
     top = win.phasebar.mapTo(win, win.phasebar.rect().topLeft())
     bottom = win.prompt.mapTo(win, win.prompt.rect().bottomRight())
     right = win.phasebar.mapTo(win, win.phasebar.rect().topRight()).x()
@@ -169,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     reveal(win)
 
     # ---- Phase XIV: declare the attack on the map, odds overlay on
-    assert ctl.pending().kind == "combat_declare", ctl.pending().kind
+    expect(ctl, "Declare all attacks before resolving any (14.0)")
+    assert ctl.query("odds", attackers=win._stack_units(TARGET, side="Axis"), hex=KDG)["odds"] == "7:1"
     win.combat_dlg.hide()
     win.hex_clicked(TARGET, Qt.LeftButton)
     for i in range(win.overlay_list.count()):
@@ -212,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         win.combat_dlg.show()
         sh.save(win.combat_dlg, "combat-dialog.png")
     reveal(win)
+    assert ctl.state().units["UK-KDG"].loc.startswith("box:"), ctl.state().units["UK-KDG"].loc   # the manual says so
     if win.combat_dlg.isVisible():                       # the dialog keeps the outcome, buttons gone
         sh.save(win.combat_dlg, "combat-result.png")
     else:
