@@ -271,3 +271,10 @@ def test_alc_16_b_greek_withdrawal_obligation_in_first_allied_movement_phase():
     met.activate_track(eng, "Greece", "test")
     obligations.place_on_track(eng)
     assert eng.state.units["UK-7RTR"].loc == met.track_box("Greece")
+
+
+def test_alc_6_units_arrive_12_gts_late_in_27_0():
+    eng = make("desert-fox", gt=12)
+    eng.state.vars["reinf"] = []
+    events.make_available(eng, "ALC-6", [{"unit": "UK-7RTR", "count": 1}], 12, "test")
+    assert [i["gt"] for i in eng.state.vars["reinf"] if i["unit"] == "UK-7RTR"] == [24]

@@ -259,6 +259,7 @@ def make_available(eng: Engine, cid: str, items: list[dict], gt: int, rule: str)
     """7.1: reinforcements become available on the card (arriving via 7.2/7.3 in the Reinforcement Phase)."""
     from core.rules import reinforcements
 
+    gt += int(eng.state.vars.get("card_arrival_delay", {}).get(cid, 0))   # 27.2 ALC-6: 12 GTs late
     for it in items:
         for _ in range(int(it.get("count", 1))):
             reinforcements.schedule_arrival(eng, it["unit"], gt, rule, to=it.get("to") or "",
