@@ -159,3 +159,19 @@ def test_scenario_start_mid_turn_sonnenblume_gt10_phase12():
     assert (eng.state.gt, eng.state.phase) == (10, 12)
     assert eng.state.surprise and eng.state.initiative == AXIS
     assert eng.pending().side == AXIS  # Phase XII: 1st player movement
+
+
+def test_setup_refuses_sea_and_prohibited_terrain_3_1():
+    """3.1 ranges may reach into the sea (26.2 forts on or adjacent to Tobruk): those hexes are not offered."""
+    from core.engine import Engine
+    from core.newgame import initial_state
+    from core.scenario import load
+
+    eng = Engine(initial_state(load("sonnenblume"), 1))
+    d = eng.pending()
+    labels = {o.label for o in d.options}
+    assert "C2331" in labels and "C2431" not in labels and "C2430" not in labels
+    before = eng.hash()
+    with pytest.raises(IllegalAction, match="sea hex"):
+        eng.apply(Action(kind="place", side=d.side, args={"unit": d.context["unit"], "hex": "C2431"}))
+    assert eng.hash() == before

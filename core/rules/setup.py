@@ -19,6 +19,28 @@ from core.state import Frame
 PLACEMENT_FILTERS: list[Callable[[Engine, str, Hex], str | None]] = []
 
 
+def terrain_filter(eng: Engine, unit_id: str, h: Hex) -> str | None:
+    """A unit sets up only where it could be (2.2.3, 13.1): on land, and in terrain its class may enter."""
+    from core import mapdata, terrain
+    from core.counters import all_counters
+
+    if not mapdata.is_land(h):
+        return f"{h.label} is a sea hex; units set up on land (2.2.3)"
+    c = all_counters().get(unit_id.split("#")[0])
+    cls = getattr(c, "move_class", "") if c else ""
+    if not cls:
+        return None
+    try:
+        if any(terrain.move_cost(n, h, cls) is not None for n in h.neighbours()):
+            return None
+    except ValueError:
+        return None
+    return f"{c.name} ({cls}) cannot be in {h.label}: its terrain is prohibited to its class (13.3, TEC)"
+
+
+PLACEMENT_FILTERS.append(terrain_filter)
+
+
 def legal_hexes(eng: Engine, item: dict) -> list[Hex]:
     centre = Hex.parse(item["of"])
     out = []
