@@ -67,4 +67,44 @@ def run() -> list[tuple]:
     t_sup = (time.perf_counter() - t0) / reps
     rows.append((f"GenS of every {side} unit, {sc.id} set-up", t_sup * 1000, "ms",
                  f"{n_units} units on the grid; {sum(v == 'IGS' for v in status.values())} IGS"))
+    rows += _decision_rows()
+    return rows
+
+
+def _decision_rows() -> list[tuple]:
+    """The ground rules inside autoplay: the bots' sampled moves of one Movement decision on a fresh
+    state (cold: map step tables being filled; warm: the cross-decision memo), and the random bot on
+    ``dfd autoplay desert-fox --seed 1 --max-decisions 600`` (in memory, CPU time; before the issue-5
+    performance pass: 91 decisions/s on the reference machine, see docs/rulings.d/ground.md G-PERF)."""
+    from core.bots import RandomBot
+    from core.engine import Engine
+    from core.scenario import load
+
+    rows: list[tuple] = []
+    eng = Engine(initial_state(load("desert-fox"), 1))
+    bot = RandomBot(1)
+    n = 0
+    t0 = time.process_time()
+    while (d := eng.pending()) is not None and n < 600:
+        eng.apply(bot.choose(d))
+        n += 1
+    dt = time.process_time() - t0
+    rows.append(("autoplay desert-fox seed 1, 600 decisions (engine only)", n / dt if dt else 0.0, "dec/s",
+                 f"{dt:.2f} s CPU; GT {eng.state.gt}; the sampled moves reuse searches across decisions"))
+    eng = Engine(initial_state(load("desert-fox"), 1))
+    while (d := eng.pending()) is not None and d.kind != "movement":
+        eng.apply(bot.choose(d))
+    if d is not None:
+        frame = eng.state.stack[-1]
+        movement._FAR_CACHE.clear()
+        t0 = time.perf_counter()
+        opts = movement.sample_moves(eng, frame, d.side, reaction=False)
+        cold = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        movement.sample_moves(eng, frame, d.side, reaction=False)
+        warm = time.perf_counter() - t0
+        rows.append(("sampled moves of one Movement decision (new searches)", cold * 1000, "ms",
+                     f"{len(opts)} options, GT {eng.state.gt}"))
+        rows.append(("sampled moves of one Movement decision (memoised)", warm * 1000, "ms",
+                     "same state: every search answered from the memo"))
     return rows

@@ -24,6 +24,8 @@ Other free kinds of the movement decision: ``create_base`` (12.2.3),
 from __future__ import annotations
 
 import math
+
+import msgspec
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -412,20 +414,70 @@ def sample_moves(eng: Engine, frame: Frame, side: str, reaction: bool, limit: in
         if reaction and is_surprised(eng.state, side) and is_motorized(u) and not u.reserve:
             continue            # 6.2: its RMA is rolled when it moves, so no move can be offered as surely legal
         by_hex.setdefault(u.loc, []).append(u.id)
+    cache: dict = {}                    # one state for every search: enemy ZOC and hexes computed once
     for loc in sorted(by_hex)[:4]:
         for uid in by_hex[loc][:2]:
             try:
-                paths = reachable_paths(eng.state, side, [uid], MoveOptions(reaction=reaction), frame=frame,
-                                        max_nodes=300)
+                far = _sampled_far(eng.state, side, uid, MoveOptions(reaction=reaction), cache)
             except IllegalAction:
                 continue
-            far = sorted(paths.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:3]
             for lab, p in far:
-                act = Action(kind="move", side=side, args={"units": [uid], "path": p})
+                act = Action(kind="move", side=side, args={"units": [uid], "path": list(p)})
                 out.append(Option(action=act, label=f"Move {counter_of(eng.state.units[uid]).name} to {lab}"))
                 if len(out) >= limit:
                     return out
     return out
+
+
+#: search fingerprint -> the three farthest hexes of a sampled move (bounded; see :func:`_search_key`)
+_FAR_CACHE: dict[bytes, tuple] = {}
+_FAR_CACHE_MAX = 512
+
+
+def _search_key(state: GameState, side: str, units: list[str], opts: MoveOptions, cache: dict) -> bytes:
+    """Everything :func:`reachable_paths` reads, as bytes: the moving units, the options, the enemy units
+    (hexes, ZOC, recon) and the state vars that change costs or ZOC (forts 18.1, built roads 18.2,
+    raider guides 16.x).  The map is the installed one (its identity and cache generation)."""
+    enemy = cache.get(("enemy_key", side))
+    if enemy is None:
+        enemy = cache[("enemy_key", side)] = msgspec.json.encode(
+            [u for u in state.units.values() if u.side != side and ":" not in u.loc and u.loc != "setup"])
+    gm = tec.current_map()
+    extra = {k: state.vars.get(k) for k in _SEARCH_VARS if k in state.vars}
+    return msgspec.json.encode([id(gm), gm._generation, [state.units[i] for i in units], opts.__dict__, extra]) + enemy
+
+
+#: state vars read (directly or through tec/zoc) by a reachable-hex search
+_SEARCH_VARS = ("forts", "roads_built", "guides")
+
+
+def _sampled_far(state: GameState, side: str, uid: str, opts: MoveOptions, cache: dict) -> tuple:
+    """The three farthest (most hexes, then label) reachable hexes of a 300-node search for ``uid``,
+    memoised across decisions on the search's inputs (most stacks' searches do not change when another
+    stack moves)."""
+    key = _search_key(state, side, [uid], opts, cache)
+    hit = _FAR_CACHE.get(key)
+    if hit is None:
+        paths = reachable_paths(state, side, [uid], opts, max_nodes=300, cache=cache)
+        n = 8 if opts.reaction else 3
+        hit = tuple((lab, tuple(p)) for lab, p in sorted(paths.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:n])
+        if len(_FAR_CACHE) >= _FAR_CACHE_MAX:
+            _FAR_CACHE.pop(next(iter(_FAR_CACHE)))
+        _FAR_CACHE[key] = hit
+    if not opts.reaction:
+        return hit
+    # 13.5: a reacting unit may enter an EZOC only next to a friendly unit -- friendly positions are not
+    # part of the search (nor of its key), so each candidate is traced against the state as it is
+    out = []
+    for lab, p in hit:
+        try:
+            trace(state, side, [uid], [Hex.parse(x) for x in p], opts)
+        except IllegalAction:
+            continue
+        out.append((lab, p))
+        if len(out) == 3:
+            break
+    return tuple(out)
 
 
 class _MoveBase(Procedure):
@@ -983,11 +1035,17 @@ for _k in ("VII.1", "X.1", "XIII.1", "XVI.1"):
 # =========================================================================== reachable hexes
 def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOptions, *,
                     frame: Frame | None = None, gm: tec.GroundMap | None = None,
-                    max_nodes: int = 200_000) -> dict[str, list[str]]:
+                    max_nodes: int = 200_000, cache: dict | None = None) -> dict[str, list[str]]:
     """Cheapest legal path to every hex the stack can enter (Dijkstra over (hex, route)).
 
     For a mixed stack the search minimises the largest fraction of any unit's
     allowance spent; overruns are not explored.  Returns hex -> path labels.
+    ``cache`` may be shared by several searches on one unchanged state (the
+    enemy ZOC and enemy hexes are computed once).
+
+    Hot path of the bots' sampled moves: the step costs come from the map's
+    per-class neighbour tables (:meth:`tec.GroundMap.steps`), the unit facts are
+    read once, and the 15.3 recon comparison is memoised per exerting group.
     """
     gm = gm or tec.current_map()
     us = [state.units[i] for i in units]
@@ -996,80 +1054,161 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
         return {}
     import heapq
 
-    caps = {u.id: allowance(state, u, opts) for u in us}
-    if any(c <= 0 for c in caps.values()):
+    caps = [allowance(state, u, opts) for u in us]
+    if any(c <= 0 for c in caps):
         return {}
-    enemy = other(side)
-    enemy_hexes = {h for e in state.units.values() if e.side == enemy and (h := hex_of(e)) is not None}
-    cache: dict[bool, dict[Hex, list[str]]] = {}
+    cache = {} if cache is None else cache
+    enemy_hexes = cache.get(("enemy_hexes", side))
+    if enemy_hexes is None:
+        enemy = other(side)
+        enemy_hexes = cache[("enemy_hexes", side)] = {
+            h for e in state.units.values() if e.side == enemy and (h := hex_of(e)) is not None}
     stack_mot = _stack_motorized(us)
-    ezs = {u.id: _ezoc_for(state, u, stack_mot, gm, cache) for u in us}
+    ezs = [_ezoc_for(state, u, stack_mot, gm, cache) for u in us]
     hq = any(is_hq_unit(u) for u in us)
-    began_ez = {u.id for u in us if start in ezs[u.id]}
-    best: dict[tuple[Hex, str], float] = {}
-    out: dict[str, list[str]] = {}
-    spent0 = {u.id: 0 for u in us}
-    heap: list[tuple[float, int, Hex, str, tuple, tuple]] = [(0.0, 0, start, "open", tuple(spent0[u.id] for u in us), ())]
-    order = 1
+    began_ez = [start in ez for ez in ezs]
     classes = [tec_class(u) for u in us]
     carried = [_carried(u, us, opts) for u in us]
-    ignores = [counter_of(u).sf or tec_class(u) == "raider" for u in us]
+    ignores = [counter_of(u).sf or classes[k] == "raider" for k, u in enumerate(us)]
+    motor = [is_motorized(u) for u in us]
+    idx = range(len(us))
+    recon_memo: dict[tuple, bool] = {}
+
+    def recon(ids: list[str]) -> bool:
+        key = tuple(ids)
+        v = recon_memo.get(key)
+        if v is None:
+            v = recon_memo[key] = _recon_superior(state, side, us, ids)
+        return v
+
+    adjacent_memo: dict[Hex, bool] = {}
+    night, road_march, reaction = opts.night, opts.road_march, opts.reaction
+    hid = tec.hex_id
+    ezi = []                                       # the EZOC maps keyed by hex id (built once per shared cache)
+    for ez in ezs:
+        v = cache.get(("ez_by_id", id(ez)))
+        if v is None:
+            v = cache[("ez_by_id", id(ez))] = ({hid(h): ids for h, ids in ez.items()}, ez)
+        ezi.append(v[0])
+    stopping = [ezi[k] for k in idx if not ignores[k]]
+    enemy_ids = cache.get(("enemy_ids", side))
+    if enemy_ids is None:
+        enemy_ids = cache[("enemy_ids", side)] = {hid(h) for h in enemy_hexes}
+    start_id = hid(start)
+    best: dict[tuple[int, str], float] = {}
+    out: dict[str, list[str]] = {}
+    heap: list[tuple] = [(0.0, 0, start_id, "open", tuple(0 for _ in us), ())]
+    order = 1
+    single = len(us) == 1 and not carried[0]
     while heap and order < max_nodes:
         key, _, h, rt, sp, path = heapq.heappop(heap)
         if best.get((h, rt), 1e18) < key:
             continue
-        if path and h.label not in out:
-            out[h.label] = list(path)
-        if path and any(h in ezs[u.id] for k, u in enumerate(us) if not ignores[k]) and not opts.night:
-            continue                                                    # 11.4: must stop in an EZOC
-        for n in tec.nbrs(h):
-            if n in enemy_hexes or not gm.on_grid(n):
+        if path:
+            if path[-1] not in out:
+                out[path[-1]] = list(path)
+            if not night and any(h in ez for ez in stopping):
+                continue                                                # 11.4: must stop in an EZOC
+        from_road = rt in ("road", "track")
+        if single:                                                      # the bots' sampled moves: one unit
+            ez = ezi[0]
+            ign = ignores[0]
+            mot = motor[0]
+            cap = caps[0]
+            s0 = sp[0]
+            if from_road and mot and s0 % E:
+                s_round = s0 + E - s0 % E
+            else:
+                s_round = s0
+            h_in_ez = not ign and h in ez
+            for n, nh, c, r, lab in gm.steps_by_id(classes[0], h):
+                if n in enemy_ids or c is None or (road_march and r != "road"):
+                    continue
+                s = s_round if r == "open" else s0
+                if not ign:
+                    if n in ez:
+                        if h_in_ez and (h != start_id or began_ez[0]) and not night:
+                            continue
+                        if night:
+                            c *= 2
+                        if not hq:
+                            c += EZOC_COST
+                        if recon(ez[n]):
+                            c += RECON_EXTRA
+                    if path and h_in_ez and recon(ez[h]):
+                        c += RECON_EXTRA
+                s += c
+                if s > cap or (reaction and path and not mot):
+                    continue
+                if road_march:
+                    adj = adjacent_memo.get(nh)
+                    if adj is None:
+                        adj = adjacent_memo[nh] = bool(enemy_units_at_adjacent(state, nh, side, gm))
+                    if adj:
+                        continue
+                k2 = s / cap
+                bk = (n, r)
+                if best.get(bk, 1e18) <= k2:
+                    continue
+                best[bk] = k2
+                heapq.heappush(heap, (k2, order, n, r, (s,), path + (lab,)))
+                order += 1
+            continue
+        tables = [gm.steps_by_id(classes[k], h) for k in idx]
+        for j, (n, nh, _c0, _r0, lab) in enumerate(tables[0]):
+            if n in enemy_ids:
                 continue
             new = []
             nrt = rt
             ok = True
-            for k, u in enumerate(us):
+            for k in idx:
                 if carried[k]:
                     new.append(sp[k])
                     continue
-                c, r = tec.step_cost(gm, classes[k], h, n)
-                if c is None or (opts.road_march and r != "road"):
+                c, r = tables[k][j][2], tables[k][j][3]
+                if c is None or (road_march and r != "road"):
                     ok = False
                     break
                 s = sp[k]
-                if is_motorized(u) and rt in ("road", "track") and r == "open" and s % E:
+                if from_road and r == "open" and motor[k] and s % E:
                     s += E - s % E
                 nrt = r
-                ez = ezs[u.id]
-                if not ignores[k] and n in ez:
-                    if h in ez and (h != start or u.id in began_ez) and not opts.night:
-                        ok = False
-                        break
-                    if opts.night:
-                        c *= 2
-                    if not hq:
-                        c += EZOC_COST
-                    if _recon_superior(state, side, us, ez[n]):
+                if not ignores[k]:
+                    ez = ezi[k]
+                    if n in ez:
+                        if h in ez and (h != start_id or began_ez[k]) and not night:
+                            ok = False
+                            break
+                        if night:
+                            c *= 2
+                        if not hq:
+                            c += EZOC_COST
+                        if recon(ez[n]):
+                            c += RECON_EXTRA
+                    if path and h in ez and recon(ez[h]):
                         c += RECON_EXTRA
-                if not ignores[k] and h in ez and path and _recon_superior(state, side, us, ez[h]):
-                    c += RECON_EXTRA
                 s += c
-                if s > caps[u.id]:
+                if s > caps[k]:
                     ok = False
                     break
-                if opts.reaction and not is_motorized(u) and len(path) >= 1:
+                if reaction and path and not motor[k]:
                     ok = False
                     break
                 new.append(s)
             if not ok:
                 continue
-            if opts.road_march and enemy_units_at_adjacent(state, n, side, gm):
+            if road_march:
+                adj = adjacent_memo.get(nh)
+                if adj is None:
+                    adj = adjacent_memo[nh] = bool(enemy_units_at_adjacent(state, nh, side, gm))
+                if adj:
+                    continue
+            k2 = max(x / caps[i] for i, x in enumerate(new))
+            bk = (n, nrt)
+            if best.get(bk, 1e18) <= k2:
                 continue
-            k2 = max(s / caps[us[j].id] for j, s in enumerate(new))
-            if best.get((n, nrt), 1e18) <= k2:
-                continue
-            best[(n, nrt)] = k2
-            heapq.heappush(heap, (k2, order, n, nrt, tuple(new), path + (n.label,)))
+            best[bk] = k2
+            heapq.heappush(heap, (k2, order, n, nrt, tuple(new), path + (lab,)))
             order += 1
     return out
 

@@ -287,7 +287,7 @@ def upgrade_rows(eng: Engine, u: UnitState) -> list[tuple[int, object]]:
     return out
 
 
-def _upgrade_eligible(eng: Engine, u: UnitState) -> str:
+def _upgrade_eligible(eng: Engine, u: UnitState, ez: set | None = None) -> str:
     """'' when ``u`` may upgrade now, else the reason (8.2 g, 12.2.4, 17.2)."""
     if u.disrupted:
         return "disrupted units may not refit or upgrade"
@@ -297,7 +297,7 @@ def _upgrade_eligible(eng: Engine, u: UnitState) -> str:
         return "only units on the map or in the Refit Box may upgrade"
     if u.ogs or u.isolated:
         return "the unit must be in general supply to refit or upgrade"
-    if hex_of(u) in zoc.zoc_hexes(eng.state, other(u.side)):
+    if hex_of(u) in (ez if ez is not None else zoc.zoc_hexes(eng.state, other(u.side))):
         return "the unit may not be in an enemy ZOC to refit or upgrade"
     return ""
 
@@ -306,8 +306,9 @@ def upgrade_options(eng: Engine, frame: Frame, side: str) -> list[Option]:
     out: list[Option] = []
     if side == "Axis" and eng.state.vars.get("primary_base_moved_gt") == eng.state.gt:
         return out
+    ez = zoc.zoc_hexes(eng.state, other(side))          # one state: the enemy ZOC once for every unit
     for u in sorted(eng.state.units_of(side), key=lambda x: x.id):
-        if u.id in frame.data.get("upgraded", []) or _upgrade_eligible(eng, u):
+        if u.id in frame.data.get("upgraded", []) or _upgrade_eligible(eng, u, ez):
             continue
         for i, row in upgrade_rows(eng, u):
             if row.rp == 0:

@@ -24,7 +24,14 @@ REACTION_PHASES = (7, 10, 13, 16)
 def counter_of(u: UnitState | str) -> Counter:
     """The counter printed for a unit (ids of generic counters end in ``#n``)."""
     uid = u if isinstance(u, str) else u.id
-    return counter(uid.split("#", 1)[0])
+    c = _COUNTER_OF.get(uid)
+    if c is None:
+        c = _COUNTER_OF[uid] = counter(uid.split("#", 1)[0])
+    return c
+
+
+#: unit id -> printed counter (pure: ``core.counters`` is loaded once per process)
+_COUNTER_OF: dict[str, Counter] = {}
 
 
 def hex_of(u: UnitState) -> Hex | None:

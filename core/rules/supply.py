@@ -25,6 +25,8 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 
+import msgspec
+
 from core.counters import all_counters
 from core import sequence
 from core.decisions import Action, Decision, IllegalAction, Option, other
@@ -141,10 +143,9 @@ def supply_lines(state: GameState, side: str, gm: tec.GroundMap | None = None) -
         if h in out.los and out.los[h][0] >= rem:
             continue
         out.los[h] = (rem, name)
-        for n in tec.nbrs(h):
+        for n, cost, _ in gm.steps("trucked", h):
             if n in blocked:
                 continue
-            cost, _ = tec.step_cost(gm, "trucked", h, n)
             if cost is None or cost > rem:
                 continue
             r2 = rem - cost
@@ -163,10 +164,9 @@ def supply_lines(state: GameState, side: str, gm: tec.GroundMap | None = None) -
     while frontier:
         nxt = []
         for h in frontier:
-            for n in tec.nbrs(h):
+            for n, cost, _ in gm.steps("trucked", h):
                 if n in out.loc or n in blocked:
                     continue
-                cost, _ = tec.step_cost(gm, "trucked", h, n)
                 if cost is None:
                     continue
                 out.loc[n] = out.loc[h]
@@ -182,7 +182,7 @@ def _adjacent_exception(lines: dict, u: UnitState, h: Hex) -> bool:
     gm = tec.current_map()
     cls = tec_class(u)
     for n in tec.nbrs(h):
-        if n in lines and tec.step_cost(gm, "foot" if cls not in tec.ROAD_COST else cls, n, h)[0] is not None:
+        if n in lines and tec.step_cost(gm, cls if cls in tec.CLASSES else "foot", n, h)[0] is not None:
             return True
     return False
 
@@ -510,19 +510,20 @@ def apply_action(eng: Engine, frame, action) -> None:
     raise IllegalAction(f"{action.kind} is not a supply action", "12.0")
 
 
-def _los_from(state: GameState, side: str, start: Hex, rng: int, gm: tec.GroundMap) -> set[Hex]:
+def _los_from(state: GameState, side: str, start: Hex, rng: int, gm: tec.GroundMap,
+              blocked: set[Hex] | None = None) -> set[Hex]:
     """Hexes within ``rng`` MMP of ``start`` along a legal supply path (12.4)."""
-    blocked = _blocked_hexes(state, side, gm)
+    if blocked is None:
+        blocked = _blocked_hexes(state, side, gm)
     best = {start: rng}
     heap = [(-rng, start)]
     while heap:
         neg, h = heapq.heappop(heap)
         if best.get(h, -1) > -neg:
             continue
-        for n in tec.nbrs(h):
+        for n, c, _ in gm.steps("trucked", h):
             if n in blocked:
                 continue
-            c, _ = tec.step_cost(gm, "trucked", h, n)
             if c is None or c > -neg:
                 continue
             r = -neg - c
@@ -538,9 +539,25 @@ def dump_range(d: UnitState) -> int:
     return DISRUPTED_MSU_LOS if d.disrupted else DUMP_LOS
 
 
+#: fingerprint of everything dump_gens_targets reads -> its answer (bounded memo; the refit step asks
+#: again after every refit although dumps, units out of supply and enemy ZOC have not changed)
+_DUMP_TARGETS: dict[bytes, list[tuple[str, str]]] = {}
+
+
 def dump_gens_targets(state: GameState, side: str, gm: tec.GroundMap | None = None) -> list[tuple[str, str]]:
     """(dump id, hex) pairs: hexes holding ``side`` units out of GenS within the dump's LOS (12.3 b)."""
     gm = gm or tec.current_map()
+    key = msgspec.json.encode([id(gm), gm._generation, side, state.vars.get("forts"),
+                               [u for u in state.units.values() if ":" not in u.loc and u.loc != "setup"]])
+    hit = _DUMP_TARGETS.get(key)
+    if hit is None:
+        if len(_DUMP_TARGETS) > 64:
+            _DUMP_TARGETS.clear()
+        hit = _DUMP_TARGETS[key] = _dump_gens_targets(state, side, gm)
+    return list(hit)
+
+
+def _dump_gens_targets(state: GameState, side: str, gm: tec.GroundMap) -> list[tuple[str, str]]:
     wanting: dict[Hex, list[UnitState]] = {}
     for u in state.units.values():
         if u.side == side and (u.ogs or u.isolated) and not supply_kind(u) and (h := hex_of(u)) is not None:
@@ -548,10 +565,13 @@ def dump_gens_targets(state: GameState, side: str, gm: tec.GroundMap | None = No
     out: list[tuple[str, str]] = []
     if not wanting:
         return out
+    blocked = None
     for d in sorted(state.units.values(), key=lambda x: x.id):
         if d.side != side or supply_kind(d) != "dump" or d.captured or (dh := hex_of(d)) is None:
             continue
-        reach = _los_from(state, side, dh, dump_range(d), gm)
+        if blocked is None:
+            blocked = _blocked_hexes(state, side, gm)           # one state: computed once for every dump
+        reach = _los_from(state, side, dh, dump_range(d), gm, blocked)
         for h in sorted(wanting, key=lambda x: x.label):
             if h in reach:
                 out.append((d.id, h.label))

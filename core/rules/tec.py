@@ -26,29 +26,56 @@ MOTORIZED_CLASSES = frozenset({"trucked", "mechanised", "raider"})  # 9.0 (raide
 ROAD_LINES = ("primary", "secondary")        # 13.3: roads negate all other terrain
 HEXSIDE_BLOCK_ALL = frozenset({"sea", "impassable"})
 
-#: 13.3 / TEC (resources/charts, C2 of the design notes): in-hex cost in MP per class.
-#: Values the Example of Play fixes: desert 2 and rough 4 for mechanised (WE-30).
-#: The rest are reconstructed (docs/rulings.d/ground.md G-TEC).  None = prohibited.
-HEX_COST: dict[str, dict[str, float | None]] = {
-    "clear":    {"foot": 1, "horsed": 1, "trucked": 1, "mechanised": 1},
-    "desert":   {"foot": 2, "horsed": 1, "trucked": 2, "mechanised": 2},
-    "rough":    {"foot": 2, "horsed": 2, "trucked": 4, "mechanised": 4},
-    "mountain": {"foot": 3, "horsed": 3, "trucked": None, "mechanised": None},
-    "sand_sea": {"foot": None, "horsed": None, "trucked": None, "mechanised": None},
-    "marsh":    {"foot": 3, "horsed": 3, "trucked": None, "mechanised": None},
-    "city":     {"foot": 1, "horsed": 1, "trucked": 1, "mechanised": 1},
-    "village":  {"foot": 1, "horsed": 1, "trucked": 1, "mechanised": 1},
-    "oasis":    {"foot": 1, "horsed": 1, "trucked": 1, "mechanised": 1},
-    "sea":      {"foot": None, "horsed": None, "trucked": None, "mechanised": None},
-}
-#: Hexside terrain: extra MP per class (None = prohibited unless a road/track/trail crosses it).
-SIDE_COST: dict[str, dict[str, float | None]] = {
-    "wadi":       {"foot": 1, "horsed": 1, "trucked": 2, "mechanised": 2},   # WE-30: +2 mech
-    "ridge":      {"foot": 1, "horsed": 1, "trucked": 1, "mechanised": 1},
-    "escarpment": {"foot": 2, "horsed": 2, "trucked": None, "mechanised": None},
-}
-#: 13.3: the MP cost of a road hex per class (WE-21: mech 1, motorised 1/4).
-ROAD_COST: dict[str, float] = {"foot": 0.5, "horsed": 0.5, "trucked": 0.25, "mechanised": 1}
+#: 9.0 movement classes as the ground rules name them (the chart's ``mech`` is ``mechanised`` here)
+CLASSES = ("foot", "horsed", "trucked", "mechanised")
+TRACK_LINES = frozenset({"track", "trail"})   # tec.toml [track]: "'Trail' (13.3) is the same line"
+
+# The MP costs themselves are NOT kept here: every map (the real one and the synthetic test maps of
+# use_map) takes them from the one Terrain Effects Chart, resources/charts/tec.toml, through
+# core.terrain.tec() (docs/rulings.d/ground.md G-TEC).
+
+#: in-hex terrain names of a GroundMap that the chart spells differently
+_CHART_TERRAIN = {"village": "town"}
+
+
+def chart():
+    """The Terrain Effects Chart (``core.terrain.tec()``, resources/charts/tec.toml)."""
+    from core import terrain
+
+    return terrain.tec()
+
+
+def chart_column(cls: str) -> str:
+    """The chart column a ground class pays or is prohibited as: ``mechanised`` -> ``mech``; 16.1 raiders
+    are prohibited as trucked and 15.4 SF as foot (tec.toml [special])."""
+    t = chart()
+    if cls == "raider":
+        return t.cls(t.raw["special"].get("raider_prohibited_as", "trucked"))
+    if cls == "sf":
+        return t.cls(t.raw["special"].get("sf_prohibited_as", "foot"))
+    try:
+        return t.cls(cls or "foot")
+    except ValueError:
+        return "foot"
+
+
+def road_cost(cls: str, road: str = "primary") -> int:
+    """13.3: the eighths a class pays per road hex (SF and raiders: at most their 1 MP per hex)."""
+    t = chart()
+    c = t.road_cost(road, chart_column(cls))
+    if cls in ("raider", "sf"):
+        c = min(c, float(t.raw["special"][f"{cls}_mp_per_hex"]))
+    return to_eighths(c)
+
+
+def hex_id(h: Hex) -> int:
+    """A hex as one int (row; global column, negative west of map L, offset by 2048): cheap dict keys for
+    the searches; :func:`hex_of_id` inverts it."""
+    return (h.row << 12) | (h.g + 2048)
+
+
+def hex_of_id(hid: int) -> Hex:
+    return Hex(hid >> 12, (hid & 0xFFF) - 2048)
 
 
 @cache
@@ -92,9 +119,43 @@ class GroundMap:
     source: str = "synthetic"
     external: Any = None      # core.terrain when the real map is used: its TEC gives every step cost
     _cost_cache: dict = field(default_factory=dict, repr=False)
+    _grid_cache: dict = field(default_factory=dict, repr=False)
+    _step_cache: dict = field(default_factory=dict, repr=False)
+    _misc_cache: dict = field(default_factory=dict, repr=False)
+    _generation: int = field(default=0, repr=False)
 
     def on_grid(self, h: Hex) -> bool:
-        return grid_has(h) and "sea" not in self.terrain.get(h, frozenset())
+        v = self._grid_cache.get(h)
+        if v is None:
+            v = self._grid_cache[h] = grid_has(h) and "sea" not in self.terrain.get(h, frozenset())
+        return v
+
+    def touch(self) -> None:
+        """Forget the derived caches (call after changing ``terrain``, ``sides`` or ``lines``)."""
+        self._cost_cache.clear()
+        self._grid_cache.clear()
+        self._step_cache.clear()
+        self._misc_cache.clear()
+        self._generation += 1
+
+    def steps(self, cls: str, h: Hex) -> tuple[tuple[Hex, int | None, str], ...]:
+        """``(n, cost, route)`` for every on-grid neighbour ``n`` of ``h`` (in :func:`nbrs` order), with the
+        :func:`step_cost` of class ``cls`` (cached: pure in the map)."""
+        key = (cls, h)
+        v = self._step_cache.get(key)
+        if v is None:
+            v = self._step_cache[key] = tuple((n, *step_cost(self, cls, h, n)) for n in nbrs(h) if self.on_grid(n))
+        return v
+
+    def steps_by_id(self, cls: str, hid: int) -> tuple[tuple[int, Hex, int | None, str, str], ...]:
+        """:meth:`steps` keyed and answered by :func:`hex_id` (for searches: int keys hash in C), with labels:
+        ``(nid, n, cost, route, label)``."""
+        key = (cls, hid)
+        v = self._step_cache.get(key)
+        if v is None:
+            v = self._step_cache[key] = tuple((hex_id(n), n, c, r, n.label)
+                                              for n, c, r in self.steps(cls, hex_of_id(hid)))
+        return v
 
     def hex_terrain(self, h: Hex) -> frozenset[str]:
         return self.terrain.get(h, frozenset({self.default}))
@@ -117,11 +178,13 @@ class GroundMap:
     # -- building helpers (tests, adapters) ------------------------------------
     def set_hex(self, label: str, *types: str) -> "GroundMap":
         self.terrain[Hex.parse(label)] = frozenset(types)
+        self.touch()
         return self
 
     def set_side(self, a: str, b: str, *types: str) -> "GroundMap":
         hs = Hexside.between(Hex.parse(a), Hex.parse(b))
         self.sides[hs] = self.sides.get(hs, frozenset()) | frozenset(types)
+        self.touch()
         return self
 
     def add_line(self, labels: Iterable[str], kind: str) -> "GroundMap":
@@ -130,6 +193,7 @@ class GroundMap:
         for a, b in zip(hexes, hexes[1:]):
             hs = Hexside.between(a, b)
             self.lines[hs] = self.lines.get(hs, frozenset()) | {kind}
+        self.touch()
         return self
 
 
@@ -149,79 +213,98 @@ def step_cost(gm: GroundMap, cls: str, a: Hex, b: Hex) -> tuple[int | None, str]
     prohibited to them (13.3).  SF and desert raiders pay 1 MP for every hex
     (15.4, 16.1) but may not enter prohibited terrain.
     """
+    key = (a, b, cls)
+    hit = gm._cost_cache.get(key)
+    if hit is None:
+        hit = gm._cost_cache[key] = _step_cost(gm, cls, a, b)      # pure in the map (GroundMap.touch clears)
+    return hit
+
+
+def _step_cost(gm: GroundMap, cls: str, a: Hex, b: Hex) -> tuple[int | None, str]:
+    """One TEC for every map: the chart's values applied to the map's terrain, hexsides and lines
+    (the same computation as ``core.terrain.move_cost``, which reads ``core.mapdata`` directly;
+    tests/test_rules_13_movement.py checks that both agree on the real map)."""
     if not gm.on_grid(b):
         return PROHIBITED, "open"
-    if gm.external is not None:
-        key = (a, b, cls)
-        hit = gm._cost_cache.get(key)
-        if hit is None:
-            hit = _external_cost(gm, cls, a, b)
-            gm._cost_cache[key] = hit
-        return hit
-    side = gm.side_terrain(a, b)
+    hs = Hexside(a, b) if (a.row, a.g) < (b.row, b.g) else Hexside(b, a)    # = Hexside.between (a, b adjacent)
+    empty = frozenset()
+    side = gm.sides.get(hs, empty)
+    lines = gm.lines.get(hs, empty)
+    terr = gm.hex_terrain(b)
+    key = ("cost", cls, terr, side, lines)
+    hit = gm._misc_cache.get(key)
+    if hit is None:
+        hit = gm._misc_cache[key] = _chart_cost(cls, terr, side, lines)   # few distinct combinations
+    return hit
+
+
+def _chart_cost(cls: str, hex_terrain: frozenset[str], side: frozenset[str],
+                lines: frozenset[str]) -> tuple[int | None, str]:
     if side & HEXSIDE_BLOCK_ALL:
         return PROHIBITED, "open"
-    lines = gm.lines_between(a, b)
-    if cls in ("sf", "raider"):
-        base = "foot" if cls == "sf" else "mechanised"
-        ok, _ = step_cost(gm, base, a, b)
-        if ok is None and not _passable_off_road(gm, base, b, side):
-            return PROHIBITED, "open"
-        return EIGHTH, "open"
-    col = cls if cls in ROAD_COST else "foot"
-    if lines & set(ROAD_LINES):
-        return to_eighths(ROAD_COST[col]), "road"
-    track = "track" in lines
-    trail = "trail" in lines
+    t = chart()
+    special = cls in ("raider", "sf")
+    col = chart_column(cls)
+    for road in ROAD_LINES:
+        if road in lines:
+            return road_cost(cls, road), "road"                  # 13.3 roads negate all other terrain
+    track = bool(lines & TRACK_LINES)
+    route = "track" if track else "open"
     hex_cost = 0.0
-    for t in gm.hex_terrain(b):
-        row = HEX_COST.get(t)
-        if row is None:
+    for terr in hex_terrain:
+        terr = _CHART_TERRAIN.get(terr, terr)
+        if terr not in t.raw["hex"]:
             continue
-        c = row.get(col)
+        c = t.hex_cost(terr, col)
         if c is None:
-            if (track or trail) and col in MOTORIZED_CLASSES:
-                c = HEX_COST[t]["foot"] or 2
-            else:
-                return PROHIBITED, "open"
-        hex_cost = max(hex_cost, float(c))
+            c = t.along_track_base("hex", terr) if track else None     # 13.3 "except on roads or trails"
+            if c is None:
+                return PROHIBITED, route
+        hex_cost = max(hex_cost, c)                               # 13.3: the costlier terrain applies
     side_cost = 0.0
-    for t in side:
-        row = SIDE_COST.get(t)
-        if row is None:
+    for terr in side:
+        if terr not in t.raw["hexside"]:
             continue
-        c = row.get(col)
+        c = t.side_cost(terr, col)
         if c is None:
-            if (track or trail) and col in MOTORIZED_CLASSES:
-                c = row["foot"] or 2
-            else:
-                return PROHIBITED, "open"
-        side_cost += float(c)
-    total = to_eighths(hex_cost + side_cost)
-    if track:
-        return total // 2, "track"
-    return total, "open"
+            c = t.along_track_base("hexside", terr) if track else None
+            if c is None:
+                return PROHIBITED, route
+        side_cost += c
+    if special:                                                   # 15.4, 16.1: 1 MP per hex entered
+        return to_eighths(float(t.raw["special"][f"{cls}_mp_per_hex"])), route
+    factor = float(t.raw["track"]["factor"]) if track else 1.0   # 13.3 tracks halve in-hex and hexside
+    return to_eighths((hex_cost + side_cost) * factor), route
 
 
-def _external_cost(gm: GroundMap, cls: str, a: Hex, b: Hex) -> tuple[int | None, str]:
-    """The maps engineer's TEC (``core.terrain.move_cost``, resources/charts/tec.toml)."""
+def prohibited_terrain(gm: GroundMap, cls: str, a: Hex, b: Hex) -> bool:
+    """11.3: ``b`` (or the hexside from ``a``) is terrain the class could not enter, roads and tracks
+    disregarded (the chart's ``P``)."""
+    if not gm.on_grid(b):
+        return True
+    side = gm.side_terrain(a, b)
+    if side & HEXSIDE_BLOCK_ALL:
+        return True
+    t = chart()
+    col = chart_column(cls)
+    for terr in gm.hex_terrain(b):
+        terr = _CHART_TERRAIN.get(terr, terr)
+        if terr in t.raw["hex"] and t.hex_cost(terr, col) is None:
+            return True
+    return any(terr in t.raw["hexside"] and t.side_cost(terr, col) is None for terr in side)
+
+
+def external_cost(gm: GroundMap, cls: str, a: Hex, b: Hex) -> tuple[int | None, str]:
+    """``core.terrain.move_cost`` on the real map (kept to cross-check :func:`step_cost`)."""
+    from core import terrain
+
     lines = gm.lines_between(a, b)
-    route = "road" if lines & set(ROAD_LINES) else ("track" if lines & {"track", "trail"} else "open")
+    route = "road" if lines & set(ROAD_LINES) else ("track" if lines & TRACK_LINES else "open")
     try:
-        c = gm.external.move_cost(a, b, "sf" if cls == "sf" else cls)
+        c = terrain.move_cost(a, b, "sf" if cls == "sf" else cls)
     except ValueError:
         return PROHIBITED, route
     return (None if c is None else to_eighths(c)), route
-
-
-def _passable_off_road(gm: GroundMap, cls: str, b: Hex, side: frozenset[str]) -> bool:
-    for t in gm.hex_terrain(b):
-        if HEX_COST.get(t, {}).get(cls, 1) is None:
-            return False
-    for t in side:
-        if SIDE_COST.get(t, {}).get(cls, 1) is None:
-            return False
-    return True
 
 
 # ---------------------------------------------------------------------------

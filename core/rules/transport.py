@@ -300,7 +300,7 @@ def entry_cost(box: str, hex_label: str, cls: str) -> int:
         kind, n = NRV_ENTRIES[hex_label]
         if kind == "track":
             return n * E                                          # 22.1 c)
-        return n * tec.to_eighths(tec.ROAD_COST.get(cls if cls in tec.ROAD_COST else "foot", 1))   # 22.1 d)
+        return n * tec.road_cost(cls)   # 22.1 d)
     from core.rules import raiders
 
     cost = raiders.entry_cost(box, hex_label)

@@ -36,20 +36,8 @@ def fortified(state: GameState, gm: tec.GroundMap, h: Hex) -> bool:
 
 
 def _prohibited_to(gm: tec.GroundMap, cls: str, a: Hex, b: Hex) -> bool:
-    """11.3: terrain the unit could not move into, roads and tracks disregarded."""
-    if not gm.on_grid(b):
-        return True
-    side = gm.side_terrain(a, b)
-    if side & tec.HEXSIDE_BLOCK_ALL:
-        return True
-    col = "foot" if cls == "sf" else ("mechanised" if cls == "raider" else cls)
-    for t in gm.hex_terrain(b):
-        if tec.HEX_COST.get(t, {}).get(col, 1) is None:
-            return True
-    for t in side:
-        if tec.SIDE_COST.get(t, {}).get(col, 1) is None:
-            return True
-    return False
+    """11.3: terrain the unit could not move into, roads and tracks disregarded (the TEC's ``P``)."""
+    return tec.prohibited_terrain(gm, cls, a, b)
 
 
 def unit_zoc(state: GameState, gm: tec.GroundMap, u: UnitState) -> list[Hex]:
@@ -59,16 +47,23 @@ def unit_zoc(state: GameState, gm: tec.GroundMap, u: UnitState) -> list[Hex]:
     h = hex_of(u)
     assert h is not None
     cls = tec_class(u)
-    out = []
-    for n in tec.nbrs(h):
-        if "escarpment" in gm.side_terrain(h, n):
-            continue                                    # 11.3 escarpment blocks all ZOC
-        if gm.is_city(n) or fortified(state, gm, n):
-            continue                                    # 11.3 not into city or fortified hexes
-        if _prohibited_to(gm, cls, h, n):
-            continue                                    # 11.3 prohibited terrain
-        out.append(n)
-    return out
+    key = ("zoc", cls, h)
+    cand = gm._misc_cache.get(key)
+    if cand is None:
+        cand = []
+        for n in tec.nbrs(h):
+            if "escarpment" in gm.side_terrain(h, n):
+                continue                                # 11.3 escarpment blocks all ZOC
+            if gm.is_city(n):
+                continue                                # 11.3 not into city hexes
+            if _prohibited_to(gm, cls, h, n):
+                continue                                # 11.3 prohibited terrain
+            cand.append(n)
+        gm._misc_cache[key] = cand = tuple(cand)        # pure in the map: cached per hex and class
+    forts = state.vars.get("forts")
+    if not gm.forts and not forts:
+        return list(cand)
+    return [n for n in cand if not fortified(state, gm, n)]   # 11.3 not into fortified hexes
 
 
 def zoc_map(state: GameState, side: str, gm: tec.GroundMap | None = None) -> dict[Hex, list[str]]:
