@@ -124,7 +124,10 @@ def apply(eng: Engine, frame: Frame, action: Action) -> None:
             cur = nx
         st.vars[key] = cur.label
         if action.kind == "build_road":
-            st.vars.setdefault("roads_built", {}).setdefault(str(a.get("road")), []).extend(x.label for x in hexes)
+            built = st.vars.setdefault("roads_built", {}).setdefault(str(a.get("road")), [])
+            if not built:
+                built.append(h.label)                  # the road starts at the marker's first hex (18.3)
+            built.extend(x.label for x in hexes)       # consecutive labels: tec.map_for() lays the road
         msu.loc = cur.label
         frame.data.setdefault("moved", {})[msu.id] = 0
         eng.say(f"{side} construction advances to {cur.label} ({rule})")

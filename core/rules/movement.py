@@ -139,7 +139,7 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
     Stops (without error) at the first enemy-occupied hex, reported as ``overrun_at``:
     the caller validates and resolves the overrun (13.4).
     """
-    gm = gm or tec.current_map()
+    gm = gm or tec.map_for(state)
     pickup = pickup or {}
     drop = drop or {}
     spent = dict(spent0 or {})
@@ -442,7 +442,7 @@ def _search_key(state: GameState, side: str, units: list[str], opts: MoveOptions
     if enemy is None:
         enemy = cache[("enemy_key", side)] = msgspec.json.encode(
             [u for u in state.units.values() if u.side != side and ":" not in u.loc and u.loc != "setup"])
-    gm = tec.current_map()
+    gm = tec.map_for(state)
     extra = {k: state.vars.get(k) for k in _SEARCH_VARS if k in state.vars}
     return msgspec.json.encode([id(gm), gm._generation, [state.units[i] for i in units], opts.__dict__, extra]) + enemy
 
@@ -646,7 +646,7 @@ class _MoveBase(Procedure):
         st = eng.state
         side = st.units[movers[0]].side
         check_overrun(st, side, movers, target, opts, reaction_reserve=opts.reserve_reaction)
-        gm = tec.current_map()
+        gm = tec.map_for(st)
         hq = any(is_hq_unit(st.units[i]) for i in movers)
         origin = parse_hex(plan.loc[movers[0]])
         spent = dict(plan.spent)
@@ -1047,7 +1047,7 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
     per-class neighbour tables (:meth:`tec.GroundMap.steps`), the unit facts are
     read once, and the 15.3 recon comparison is memoised per exerting group.
     """
-    gm = gm or tec.current_map()
+    gm = gm or tec.map_for(state)
     us = [state.units[i] for i in units]
     start = hex_of(us[0])
     if start is None:
@@ -1279,7 +1279,7 @@ def query_route(eng: Engine, units: list[str], to: str, road_march: bool = False
             return None
         return {"path": list(p), "mp": tec.mp(max(spent[u] for u in units))}
     # overrun: the cheapest adjacent approach whose total stays within every allowance
-    gm = tec.current_map()
+    gm = tec.map_for(st)
     hq = any(is_hq_unit(u) for u in us)
     best: dict[str, Any] | None = None
     for n in tec.nbrs(target):

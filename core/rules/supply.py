@@ -121,7 +121,7 @@ def port_controlled(state: GameState, side: str, h: Hex) -> bool:
 
 def supply_lines(state: GameState, side: str, gm: tec.GroundMap | None = None) -> SupplyLines:
     """Trace every LOS and LOC of ``side`` (12.4)."""
-    gm = gm or tec.current_map()
+    gm = gm or tec.map_for(state)
     blocked = _blocked_hexes(state, side, gm)
     msu_range: dict[Hex, int] = {}
     for u in state.units.values():
@@ -546,7 +546,7 @@ _DUMP_TARGETS: dict[bytes, list[tuple[str, str]]] = {}
 
 def dump_gens_targets(state: GameState, side: str, gm: tec.GroundMap | None = None) -> list[tuple[str, str]]:
     """(dump id, hex) pairs: hexes holding ``side`` units out of GenS within the dump's LOS (12.3 b)."""
-    gm = gm or tec.current_map()
+    gm = gm or tec.map_for(state)
     key = msgspec.json.encode([id(gm), gm._generation, side, state.vars.get("forts"),
                                [u for u in state.units.values() if ":" not in u.loc and u.loc != "setup"]])
     hit = _DUMP_TARGETS.get(key)
@@ -638,7 +638,7 @@ def axis_primary(state: GameState) -> UnitState | None:
 
 def relocation_targets(state: GameState, gm: tec.GroundMap | None = None) -> list[str]:
     """12.2.4 1): friendly ports of capacity >= 3 with a friendly base and a LOC to the primary base's hex."""
-    gm = gm or tec.current_map()
+    gm = gm or tec.map_for(state)
     pb = axis_primary(state)
     if pb is None or (ph := hex_of(pb)) is None:
         return []
@@ -715,7 +715,7 @@ def primary_base_lost(eng: Engine) -> None:
 
 def primary_placements(state: GameState, gm: tec.GroundMap | None = None) -> list[str]:
     """12.2.4: any friendly port with a capacity of three or more."""
-    gm = gm or tec.current_map()
+    gm = gm or tec.map_for(state)
     return sorted(h.label for h, cap in gm.ports.items() if cap >= 3 and port_controlled(state, "Axis", h))
 
 

@@ -326,6 +326,41 @@ def current_map() -> GroundMap:
     return real_map()
 
 
+#: (base map, generation, built edges) -> the base map with the roads built (18.3)
+_WITH_ROADS: dict[tuple, GroundMap] = {}
+
+
+def built_road_edges(state: Any) -> frozenset[Hexside]:
+    """18.3: the hexsides of the roads built so far (``vars["roads_built"][road]`` = consecutive hexes)."""
+    out = set()
+    for labels in (getattr(state, "vars", {}) or {}).get("roads_built", {}).values():
+        hexes = [Hex.parse(x) for x in labels]
+        out.update(Hexside.between(a, b) for a, b in zip(hexes, hexes[1:]) if a.distance(b) == 1)
+    return frozenset(out)
+
+
+def map_for(state: Any) -> GroundMap:
+    """The map the rules read for ``state``: :func:`current_map` plus the roads built by construction (18.3:
+    a built road is a secondary road for movement and supply lines, 13.3)."""
+    base = current_map()
+    edges = built_road_edges(state)
+    if not edges:
+        return base
+    key = (id(base), base._generation, edges)
+    gm = _WITH_ROADS.get(key)
+    if gm is None:
+        if len(_WITH_ROADS) > 16:
+            _WITH_ROADS.clear()
+        lines = dict(base.lines)
+        for hs in edges:
+            lines[hs] = lines.get(hs, frozenset()) | {"secondary"}
+        gm = GroundMap(terrain=base.terrain, sides=base.sides, lines=lines, ports=base.ports, forts=base.forts,
+                       names=base.names, default=base.default, source=base.source + " + roads built (18.3)",
+                       external=base.external)
+        _WITH_ROADS[key] = gm
+    return gm
+
+
 @cache
 def real_map() -> GroundMap:
     """``core.mapdata`` adapted to a :class:`GroundMap`; an all-desert grid until it exists.
