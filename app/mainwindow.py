@@ -14,7 +14,8 @@ from PySide6.QtCore import QByteArray, QPoint, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication, QCheckBox, QDockWidget, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QListWidget,
-    QListWidgetItem, QMainWindow, QMenu, QMessageBox, QPushButton, QSlider, QStatusBar, QTabWidget, QToolBar,
+    QListWidgetItem, QMainWindow, QMenu, QMessageBox, QPushButton, QScrollArea, QSlider, QSplitter, QStatusBar,
+    QTabWidget, QToolBar,
     QVBoxLayout, QWidget,
 )
 
@@ -28,6 +29,7 @@ from app.lan import ChatPanel, HostDialog, JoinDialog, PresencePanel
 from app.scan import Calibration, CalibrationDialog, CalibrationError, ScanItem, choose_scan, load_pixmap
 from app.mapview import MapScene, MapView, Minimap
 from app.offmap import OffMapDisplay
+from app.orders import MovementOrders
 from app.panels import LogPanel, PhaseBar, PromptBar, StackInspector
 from app.settings import Settings, data_dir
 from core import sequence
@@ -128,10 +130,27 @@ class MainWindow(QMainWindow):
 
         # ---- docks
         self.inspector = StackInspector()
+        self.orders = MovementOrders(self)
+        self.orders.changed.connect(self._orders_changed)
+        # the movement order panel (shown during movement decisions) above the stack inspector; both scroll
+        self.orders_scroll = QScrollArea()
+        self.orders_scroll.setWidgetResizable(True)
+        self.orders_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.orders_scroll.setFrameShape(QScrollArea.NoFrame)
+        self.orders_scroll.setWidget(self.orders)
+        self.orders_scroll.hide()
+        self.orders.on_visible = self.orders_scroll.setVisible
+        stack_box = QSplitter(Qt.Vertical)
+        stack_box.setChildrenCollapsible(False)
+        stack_box.addWidget(self.orders_scroll)
+        stack_box.addWidget(self.inspector)
+        stack_box.setStretchFactor(0, 3)
+        stack_box.setStretchFactor(1, 2)
+        self.stack_split = stack_box
         self.logpanel = LogPanel()
         self.logpanel.replayRequested.connect(self.ctl.set_replay)
         self.layers_panel = self._build_layers_panel()
-        self.dock_inspector = self._dock("Stack inspector", self.inspector, Qt.RightDockWidgetArea)
+        self.dock_inspector = self._dock("Stack inspector", stack_box, Qt.RightDockWidgetArea)
         self.dock_log = self._dock("Game log and replay", self.logpanel, Qt.RightDockWidgetArea)
         self.dock_layers = self._dock("Layers and overlays", self.layers_panel, Qt.LeftDockWidgetArea)
         # ---- LAN: presence and chat (shown while hosting or joined)
@@ -146,7 +165,7 @@ class MainWindow(QMainWindow):
         self.dock_chat.hide()
         self.resizeDocks([self.dock_inspector, self.dock_log], [330, 330], Qt.Horizontal)
         self.resizeDocks([self.dock_layers], [210], Qt.Horizontal)
-        self.resizeDocks([self.dock_inspector, self.dock_log], [330, 470], Qt.Vertical)
+        self.resizeDocks([self.dock_inspector, self.dock_log], [520, 300], Qt.Vertical)
 
         # ---- combat dialog (non-modal; its buttons are the pending combat decision's options)
         self.combat_dlg = CombatDialog(self)
@@ -710,6 +729,7 @@ class MainWindow(QMainWindow):
             self._inspect_hex(self.selected_hex)
         elif self.selected_box:
             self._box_clicked(self.selected_box)
+        self._show_orders(d)
         self._refresh_tabs()
         self.minimap.update()
         if self.ctl.remote_mode:
@@ -879,6 +899,9 @@ class MainWindow(QMainWindow):
         if button == Qt.RightButton:
             self._hex_menu(label)
             return
+        if self.orders.picking():
+            self.orders.hex_picked(label)       # an order form asked for a hex: the click answers it
+            return
         d = self.ctl.pending()
         if d is not None and not self.ctl.replaying:
             targets = self._map_options(d).get(label, [])
@@ -904,9 +927,21 @@ class MainWindow(QMainWindow):
         self.selected_hex = label
         self.scene.select_hex(label)
         self._inspect_hex(label)
+        self._show_orders(d)
         self._update_overlay()
         self._update_targets(d)
         self._update_moves(d)
+
+    def _show_orders(self, d: Decision | None) -> None:
+        self.orders.show_for(d, self.ctl.state(), self.selected_hex, None if self.selected_hex else self.selected_box,
+                             not self.ctl.replaying and d is not None and self.ctl.can_act(d))
+
+    def _orders_changed(self) -> None:
+        """Units checked/unchecked or road march / night toggled: the engine's preview for that choice."""
+        self._reach = None
+        self._routes = {}
+        self._clear_path()
+        self._update_moves(self.ctl.pending())
 
     def _move_click(self, d: Decision, label: str) -> bool:
         """Build a move path hex by hex (each click an adjacent hex); clicking its last hex again sends it.
@@ -929,12 +964,17 @@ class MainWindow(QMainWindow):
         return True
 
     def _send_move(self, d: Decision, path: list[str], label: str) -> bool:
-        """One ``move {units, path}`` action for the selected stack's units of the acting side (13.0)."""
-        units = self._stack_units(self.selected_hex, side=d.side)
+        """One ``move {units, path, ...options}`` action for the checked units of the selected stack (13.0):
+        the order panel's road march, forced march, night, truck lift and map exit go with it."""
+        units = self._movers(d)
+        if not units:
+            self._refused(f"No unit of the stack in {self.selected_hex} is checked to move", "13.1")
+            return False
         path = [h for h in path if h != self.selected_hex] if path and path[0] == self.selected_hex else list(path)
-        ok = self.ctl.act(Action(kind="move", side=d.side, args={"units": units, "path": path}))
+        ok = self.ctl.act(Action(kind="move", side=d.side, args={"units": units, "path": path, **self.orders.move_args()}))
         self._clear_path()
         if ok:
+            self.orders.moved()
             self.selected_hex = label
             self.scene.select_hex(label)
             self._inspect_hex(label)
@@ -951,7 +991,10 @@ class MainWindow(QMainWindow):
         """The selected stack's units that the pending movement decision lets their side move."""
         if d is None or self.ctl.replaying or "move" not in d.free_kinds or not self.selected_hex or not self.ctl.can_act(d):
             return []
-        return self._stack_units(self.selected_hex, side=d.side)
+        units = self._stack_units(self.selected_hex, side=d.side)
+        if self.orders.where == self.selected_hex and self.orders.checks:
+            return [u for u in units if u in set(self.orders.checked_units())]     # a split stack (13.1)
+        return units
 
     def reach(self) -> tuple[dict[str, float], dict[str, list[str]]]:
         """The engine's reachable hexes (MP) for the selected stack, and the paths when the engine gives them."""
@@ -959,7 +1002,8 @@ class MainWindow(QMainWindow):
         units = self._movers(d)
         if not units or "reachable" not in self.ctl.query_names():
             return {}, {}
-        key = (self.selected_hex, tuple(units), len(self.ctl.log()), self.ctl.hash())
+        qopts = self.orders.query_options()
+        key = (self.selected_hex, tuple(units), len(self.ctl.log()), self.ctl.hash(), tuple(sorted(qopts)))
         if self._reach is not None and self._reach[0] == key:
             return self._reach[1], self._reach[2]
         mp: dict[str, float] = {}
@@ -967,7 +1011,7 @@ class MainWindow(QMainWindow):
         res = None
         if self._with_paths_ok is not False:
             try:
-                res = self.ctl.query("reachable", units=units, with_paths=True)
+                res = self.ctl.query("reachable", units=units, with_paths=True, **qopts)
                 self._with_paths_ok = True
             except TypeError:
                 self._with_paths_ok = False
@@ -975,7 +1019,7 @@ class MainWindow(QMainWindow):
                 res = {}
         if res is None:
             try:
-                res = self.ctl.query("reachable", units=units)
+                res = self.ctl.query("reachable", units=units, **qopts)
             except Exception:  # noqa: BLE001
                 res = {}
         for lab, v in (res or {}).items():
@@ -1003,14 +1047,15 @@ class MainWindow(QMainWindow):
         if not units:
             return None
         if "route" in self.ctl.query_names():
-            key = (self.selected_hex, tuple(units), len(self.ctl.log()), self.ctl.hash(), label)
+            qopts = self.orders.query_options()
+            key = (self.selected_hex, tuple(units), len(self.ctl.log()), self.ctl.hash(), tuple(sorted(qopts)), label)
             if key in self._routes:
                 return self._routes[key]
             try:
-                res = self.ctl.query("route", units=units, to=label)
+                res = self.ctl.query("route", units=units, to=label, **qopts)
             except Exception:  # noqa: BLE001 - no legal route
                 res = None
-            self._routes = {k: v for k, v in self._routes.items() if k[:4] == key[:4]}
+            self._routes = {k: v for k, v in self._routes.items() if k[:5] == key[:5]}
             self._routes[key] = self._parse_route(res, label)
             return self._routes[key]
         mp, paths = self.reach()
@@ -1116,6 +1161,9 @@ class MainWindow(QMainWindow):
         self.combat_dlg.resize(w, min(h, max(500, g.height() - 160)))
 
     def keyPressEvent(self, event) -> None:  # noqa: N802
+        if event.key() == Qt.Key_Escape and self.orders.picking():
+            self.orders.form.stop_pick()
+            return
         if event.key() == Qt.Key_Escape and self.move_path:
             self._clear_path()
             return
@@ -1151,6 +1199,7 @@ class MainWindow(QMainWindow):
         self.scene.select_hex(None)
         units = sorted((u for u in st.units.values() if u.loc == box or u.loc.startswith(box + ":")), key=lambda u: u.id)
         self.inspector.show_units(self.offmap.title_of(box), units, box)
+        self._show_orders(self.ctl.pending())
 
     def _hex_menu(self, label: str) -> None:
         menu = QMenu(self)
@@ -1179,6 +1228,7 @@ class MainWindow(QMainWindow):
 
     def _refused(self, reason: str, rule: str) -> None:
         self._beep()
+        self.orders.show_refusal(reason, rule)
         self.prompt.show_refusal(reason, rule)
         self.status.showMessage(f"Refused: {reason} ({rule})", 10000)
 

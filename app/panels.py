@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import counterart, theme
+from app.flow import ElidedLabel, FlowLayout
 from core import calendar, sequence
 from core.decisions import ALLIED, AXIS, EITHER, Decision, Option
 from core.state import GameState
@@ -22,12 +23,13 @@ class _Cell(QWidget):
     def __init__(self, caption: str, tip: str, role: str = "value"):
         super().__init__()
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(10, 3, 10, 3)
+        lay.setContentsMargins(8, 2, 8, 2)
         lay.setSpacing(0)
         self.cap = QLabel(caption.upper())
         self.cap.setProperty("role", "caption")
-        self.val = QLabel("—")
+        self.val = ElidedLabel("—", min_chars=10)
         self.val.setProperty("role", role)
+        self.setObjectName("PhaseCell")
         lay.addWidget(self.cap)
         lay.addWidget(self.val)
         self.setToolTip(tip)
@@ -44,9 +46,10 @@ class PhaseBar(QFrame):
     def __init__(self):
         super().__init__()
         self.setObjectName("PhaseBar")
-        lay = QHBoxLayout(self)
+        # the cells wrap onto a second line on a narrow window (and long values elide) instead of
+        # widening the window beyond a laptop screen
+        lay = FlowLayout(self, margin=0, hspacing=0, vspacing=0)
         lay.setContentsMargins(6, 2, 6, 2)
-        lay.setSpacing(0)
         self.gt = _Cell("Game turn", "The Game Turn (4.0: each GT is one month)", role="gt")
         self.month = _Cell("Month", "The calendar month of this GT (GT 1 = June 1940)")
         self.impulse = _Cell("Impulse", "The impulse of the GT (4.1: six impulses of twenty phases)")
@@ -59,17 +62,15 @@ class PhaseBar(QFrame):
         self.end = _Cell("End marker", "The end scenario marker's box on the Turn Record Track (4.0)")
         self.cells = [self.gt, self.month, self.impulse, self.phase, self.initiative, self.first, self.surprise,
                       self.air, self.weather, self.end]
-        for i, c in enumerate(self.cells):
+        for c in self.cells:
+            c.setStyleSheet("#PhaseCell { border-right: 1px solid #6b604c; }")
             lay.addWidget(c)
-            if i < len(self.cells) - 1:
-                sep = QFrame()
-                sep.setFrameShape(QFrame.VLine)
-                sep.setStyleSheet("color: #6b604c;")
-                lay.addWidget(sep)
-        lay.addStretch(1)
-        self.scenario = QLabel("")
-        self.scenario.setStyleSheet("color:#e6d8b3; font-weight:600; padding-right:8px;")
-        lay.addWidget(self.scenario)
+        self.phase.val._min_chars = 22
+        self.scenario_cell = _Cell("Scenario", "The scenario being played (its rules section)")
+        self.scenario_cell.val.setStyleSheet("color:#e6d8b3;")
+        self.scenario_cell.val._min_chars = 16
+        self.scenario = self.scenario_cell.val
+        lay.addWidget(self.scenario_cell)
 
     def show_state(self, st: GameState | None, title: str = "") -> None:
         if st is None:
@@ -142,8 +143,8 @@ class PromptBar(QFrame):
         top.addWidget(self.prompt, 1)
         top.addWidget(self.rule)
         outer.addLayout(top)
-        self.buttons_row = QHBoxLayout()
-        self.buttons_row.setSpacing(6)
+        # options wrap onto more lines instead of widening the window (a Movement Phase offers a dozen)
+        self.buttons_row = FlowLayout(None, margin=0, hspacing=6, vspacing=4)
         outer.addLayout(self.buttons_row)
         self.hint = QLabel("")
         self.hint.setObjectName("Notice")
@@ -157,9 +158,11 @@ class PromptBar(QFrame):
         outer.addWidget(self.refusal)
         self._rule = ""
         self.buttons: list[QPushButton] = []
+        self.more: QComboBox | None = None
 
     def show_decision(self, d: Decision | None, *, enabled: bool = True, result: str = "", map_hint: str = "") -> None:
         self.buttons = []
+        self.more = None
         while self.buttons_row.count():
             it = self.buttons_row.takeAt(0)
             w = it.widget()
@@ -193,17 +196,26 @@ class PromptBar(QFrame):
             self.buttons.append(b)
         if len(buttons) > self.MAX_BUTTONS:
             more = QComboBox()
+            more.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+            more.setMinimumContentsLength(22)
+            more.view().setMinimumWidth(420)
+            more.setToolTip("The other choices the engine offers")
             more.addItem(f"{len(buttons) - self.MAX_BUTTONS} more choices…")
             for o in buttons[self.MAX_BUTTONS:]:
                 more.addItem(o.label, o)
             more.setEnabled(enabled)
             more.activated.connect(lambda i, m=more: i > 0 and self.optionChosen.emit(m.itemData(i)))
             self.buttons_row.addWidget(more)
-        self.buttons_row.addStretch(1)
+            self.more = more
         hints = []
         if on_map:
             hints.append(f"Click one of the {len(on_map)} highlighted hexes on the map.")
-        if d.free_kinds and not on_map:
+        if "move" in (d.free_kinds or ()) and not on_map:
+            others = [k for k in d.free_kinds if k != "move"]
+            hints.append("Click one of your stacks, then a reachable hex to move it"
+                         + ("; the Movement orders panel has its other orders: " + ", ".join(k.replace("_", " ") for k in others)
+                            if others else "") + ".")
+        elif d.free_kinds and not on_map:
             hints.append("Choose on the map: " + ", ".join(d.free_kinds) + ".")
         if map_hint:
             hints.append(map_hint)

@@ -1,0 +1,262 @@
+"""The player's findings (docs/manual.md was written by using the app), fixed and driven through the real
+widgets (pytest-qt, offscreen): the window fits a 1366-pixel laptop in every phase reached; the movement order
+panel sends the engine's move options and orders and splits a stack by its unit check-boxes; the rules
+viewer's file setting and its table of contents; the Host dialog's join code and fingerprints; ``dfd`` with
+no file reopens the last game; the log's readable lines; the cards header and the off-map box titles.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from app import geometry as geo  # noqa: E402
+
+pytestmark = pytest.mark.gui
+
+FIXTURES = Path(__file__).parent / "fixtures"
+ORDERS = str(FIXTURES / "app_orders.toml")
+BATTLE = str(FIXTURES / "app_battle.toml")
+LAPTOP = 1366
+
+
+@pytest.fixture
+def dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("DFD_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("DFD_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("DFD_LOG_DIR", str(tmp_path / "log"))
+    return tmp_path
+
+
+@pytest.fixture
+def win(qtbot, dirs):
+    from app.mainwindow import MainWindow
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(LAPTOP, 740)
+    w.show()
+    return w
+
+
+def pass_cover(qtbot, w) -> None:
+    if w.cover.isVisible():
+        qtbot.mouseClick(w.cover.button, Qt.LeftButton)
+
+
+def click_hex(qtbot, w, label: str) -> None:
+    rec = geo.rec_of(label)
+    w.tabs.setCurrentIndex(0)
+    w.view.set_zoom(1.0)
+    w.view.centerOn(rec.x, rec.y)
+    qtbot.mouseClick(w.view.viewport(), Qt.LeftButton, pos=w.view.mapFromScene(rec.x, rec.y))
+
+
+def to_movement(qtbot, w) -> None:
+    pass_cover(qtbot, w)
+    assert w.ctl.pending().kind == "refit"
+    qtbot.mouseClick(next(b for b in w.prompt.buttons if "No (more) refits" in b.text()), Qt.LeftButton)
+    pass_cover(qtbot, w)
+    assert w.ctl.pending().kind == "movement"
+
+
+def min_width(w) -> int:
+    QApplication.processEvents()
+    return w.minimumSizeHint().width()
+
+
+# ============================================================================ 1. the window fits a laptop
+
+
+def test_window_fits_a_1366_laptop_in_every_phase_reached(qtbot, win, dirs):
+    """Sonnenblume from the set-up through its first phases (the first option of each decision), and the
+    battle fixture's Movement Phase with a stack selected and the order panel open."""
+    w = win
+    w.ctl.new_game(dirs / "s.dfd", "sonnenblume", seed=1)
+    widths: dict[str, int] = {}
+    for _ in range(160):
+        d = w.ctl.pending()
+        if d is None:
+            break
+        pass_cover(qtbot, w)
+        if d.kind not in widths:
+            widths[d.kind] = min_width(w)
+            if "move" in d.free_kinds:           # a Movement Phase: select a stack too (the order panel opens)
+                st = w.ctl.state()
+                mine = next(u for u in sorted(st.units.values(), key=lambda u: u.id)
+                            if u.side == d.side and geo.rec_of(u.loc) is not None)
+                w.hex_clicked(geo.rec_of(mine.loc).label, Qt.LeftButton)
+                assert w.orders.isVisible()
+                widths[d.kind + "+orders"] = min_width(w)
+        opt = next((o for o in d.options if o.action.kind in ("done", "pass")), d.options[0])
+        w.ctl.act(opt.action)
+    assert {"setup_place", "refit", "movement", "reaction"} <= set(widths), widths
+    assert "movement+orders" in widths
+    assert all(v <= LAPTOP for v in widths.values()), widths
+    # the battle fixture: the Movement Phase with a dozen option buttons, a stack selected, a form open
+    w.ctl.new_game(dirs / "b.dfd", BATTLE, seed=3)
+    to_movement(qtbot, w)
+    click_hex(qtbot, w, "C0702")
+    w.orders.order("build_road")
+    assert min_width(w) <= LAPTOP
+    assert w.minimumSizeHint().height() <= 768
+    # the phase bar wraps instead of widening the window: at 1366 px it still shows the whole phase title
+    w.resize(LAPTOP, 740)
+    QApplication.processEvents()
+    assert w.width() <= LAPTOP
+    assert w.phasebar.phase.val.text().startswith("VI. First Player Movement Phase")
+    assert w.phasebar.phase.isVisible() and w.phasebar.phase.geometry().right() <= w.phasebar.width()
+
+
+def test_many_options_wrap_and_the_rest_are_in_a_compact_list(qtbot, win, dirs):
+    w = win
+    w.ctl.new_game(dirs / "s.dfd", "sonnenblume", seed=1)
+    # the set-up decision offers many hexes; a decision with more than twelve buttons puts the rest in a list
+    from core.decisions import Decision, Option, Action
+
+    many = Decision(side="Axis", kind="test", prompt="Pick one", rule="4.1",
+                    options=tuple(Option(action=Action(kind="choose", side="Axis", args={"n": i}),
+                                         label=f"A rather long option label number {i} (13.0)") for i in range(30)))
+    w.prompt.show_decision(many)
+    QApplication.processEvents()
+    assert len(w.prompt.buttons) == w.prompt.MAX_BUTTONS
+    assert w.prompt.more is not None and w.prompt.more.count() == 30 - w.prompt.MAX_BUTTONS + 1
+    assert w.prompt.minimumSizeHint().width() < 600
+    rows = {b.geometry().top() for b in w.prompt.buttons}
+    assert len(rows) > 1, "the option buttons wrap onto more than one line"
+
+
+# ============================================================================ 2./3. movement order panel
+
+
+def test_split_stack_by_unit_checkboxes_with_road_march_preview(qtbot, win, dirs):
+    w = win
+    w.ctl.new_game(dirs / "o.dfd", ORDERS, seed=3)
+    to_movement(qtbot, w)
+    click_hex(qtbot, w, "C0702")
+    assert w.orders.isVisible()
+    names = {uid: cb.text() for uid, cb in w.orders.checks.items()}
+    assert names == {"GE-3Aufkl": "3 Aufkl", "GE-5Pz": "5 Pz"}       # counter names, not ids
+    both, _ = w.reach()
+    # uncheck 3 Aufkl: the preview is the engine's for 5 Pz alone
+    w.orders.checks["GE-3Aufkl"].setChecked(False)
+    alone, _ = w.reach()
+    assert set(alone) == {k for k in w.ctl.query("reachable", units=["GE-5Pz"]) if k != "C0702"}
+    assert alone != both
+    # road march: the engine's reachable hexes with road_march=True
+    qtbot.mouseClick(w.orders.road, Qt.LeftButton)
+    assert w.orders.road.isChecked()
+    road, _ = w.reach()
+    assert set(road) == {k for k in w.ctl.query("reachable", units=["GE-5Pz"], road_march=True) if k != "C0702"}
+    assert set(road) != set(alone)
+    assert set(w.scene.reach.cells) == set(road)
+    target = sorted(road, key=lambda h: -road[h])[0]
+    route = w.route_to(target)
+    assert route is not None
+    click_hex(qtbot, w, target)
+    st = w.ctl.state()
+    assert st.units["GE-5Pz"].loc == target
+    assert st.units["GE-3Aufkl"].loc == "C0702", "the unchecked unit stays behind"
+    a = w.ctl.log()[-1].action
+    assert a.kind == "move" and a.args["units"] == ["GE-5Pz"] and a.args.get("road_march") is True
+
+
+def test_orders_create_base_forms_and_refusals_show_the_rule(qtbot, win, dirs):
+    w = win
+    w.ctl.new_game(dirs / "o.dfd", ORDERS, seed=3)
+    to_movement(qtbot, w)
+    refusals: list[tuple[str, str]] = []
+    w.ctl.refused.connect(lambda r, rule: refusals.append((r, rule)))
+    # every order the decision takes free-form has its button
+    free = set(w.ctl.pending().free_kinds)
+    click_hex(qtbot, w, "C0703")
+    shown = {k for k, b in w.orders.order_buttons.items() if not b.isHidden()}
+    assert {"reserve", "create_base", "emergency_supply", "destroy_supply", "transfer", "build_fort", "build_rail",
+            "build_road", "rail", "coastal_ship", "air_land", "enter"} <= shown
+    assert all(k in free for k in shown - {"enter"})
+    # create a base from the MSU and the dump in C0703 (12.2.3)
+    qtbot.mouseClick(w.orders.order_buttons["create_base"], Qt.LeftButton)
+    st = w.ctl.state()
+    assert any(u.id.startswith("AX-Base") and u.loc == "C0703" for u in st.units.values())
+    assert not any(u.id.startswith("AX-MSU") for u in st.units.values() if u.loc == "C0703")
+    assert w.ctl.log()[-1].action.kind == "create_base" and w.ctl.log()[-1].action.args == {"hex": "C0703"}
+    # a second base in the same hex: the engine refuses, the prompt line shows its reason and rule
+    qtbot.mouseClick(w.orders.order_buttons["create_base"], Qt.LeftButton)
+    assert refusals and refusals[-1][1] == "12.2.3"
+    assert "12.2.3" in w.prompt.refusal.text()
+    # rail move: a form, the destination picked by clicking the map; the engine's refusal shows in the form
+    click_hex(qtbot, w, "C0705")                   # not adjacent: selects that (empty) hex
+    click_hex(qtbot, w, "C0702")
+    form = w.orders.order("rail")
+    assert form is not None and w.orders.picking()
+    assert not form.send.isEnabled()               # no destination yet
+    click_hex(qtbot, w, "C0710")                   # the click answers the form, it does not select the hex
+    assert w.selected_hex == "C0702"
+    assert form.hexes["to"] == ["C0710"] and form.send.isEnabled()
+    n = len(refusals)
+    qtbot.mouseClick(form.send, Qt.LeftButton)
+    assert len(refusals) == n + 1
+    reason, rule = refusals[-1]
+    assert rule.startswith("13.7") and reason in form.note.text()
+    assert w.ctl.state().units["GE-5Pz"].loc == "C0702"
+    # build a fort: a form with the unit, the level and the dump; the action carries exactly those
+    form = w.orders.order("build_fort")
+    form.widgets["unit"].setCurrentIndex(form.widgets["unit"].findData("GE-3Aufkl"))
+    form.widgets["level"].setValue(0)
+    seen = []
+    w.ctl.acted.connect(lambda e: seen.append(e.action))
+    qtbot.mouseClick(form.send, Qt.LeftButton)
+    sent = seen[-1] if seen else None
+    if sent is not None:
+        assert sent.kind == "build_fort" and sent.args == {"unit": "GE-3Aufkl", "level": 0}
+        assert "GE-3Aufkl" in str(w.ctl.state().vars.get("forts", {}).get("C0702", {}))
+    else:
+        assert refusals[-1][1].startswith("18.1")
+    # reserve for the checked units (13.6), through the button
+    click_hex(qtbot, w, "C0702")
+    w.orders.checks["GE-3Aufkl"].setChecked(False)
+    n = len(w.ctl.log())
+    qtbot.mouseClick(w.orders.order_buttons["reserve"], Qt.LeftButton)
+    if len(w.ctl.log()) > n:
+        assert w.ctl.log()[-1].action.args == {"units": ["GE-5Pz"]}
+        assert w.ctl.state().units["GE-5Pz"].reserve
+    else:
+        assert refusals[-1][1].startswith("13.6")
+
+
+def test_truck_lift_forced_march_and_map_exit_are_sent_with_the_move(qtbot, win, dirs):
+    w = win
+    w.ctl.new_game(dirs / "o.dfd", ORDERS, seed=3)
+    to_movement(qtbot, w)
+    click_hex(qtbot, w, "C0702")
+    qtbot.mouseClick(w.orders.lift, Qt.LeftButton)
+    assert w.orders.lift_row.isVisible()
+    form = w.orders.open_pickup()
+    click_hex(qtbot, w, "C0703")                      # the hex to pick up in
+    boxes = {cb.property("value"): cb for cb in form.widgets["units"].findChildren(type(w.orders.road))}
+    assert set(boxes) == {"AX-Dump#1", "AX-MSU#1"}
+    boxes["AX-MSU#1"].setChecked(True)
+    qtbot.mouseClick(form.send, Qt.LeftButton)
+    assert w.orders.pickup == {"C0703": ["AX-MSU#1"]}
+    assert "pick up" in w.orders.lift_label.text()
+    w.orders.forced.setChecked(True)
+    args = w.orders.move_args()
+    assert args == {"forced_march": True, "lift": True, "pickup": {"C0703": ["AX-MSU#1"]}}
+    w.orders.exit.setCurrentIndex(w.orders.exit.findData("box:NRV"))
+    assert w.orders.move_args()["exit"] == "box:NRV" and w.orders.exit_here.isEnabled()
+    # leaving from here for the NRV: the engine refuses the Axis (22.1) and says so
+    refusals = []
+    w.ctl.refused.connect(lambda r, rule: refusals.append((r, rule)))
+    qtbot.mouseClick(w.orders.exit_here, Qt.LeftButton)
+    assert refusals and "22.1" in refusals[-1][1] + refusals[-1][0]
+    assert w.ctl.state().units["GE-5Pz"].loc == "C0702"
