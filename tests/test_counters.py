@@ -17,9 +17,7 @@ import pytest
 
 from core.counters import COMMONWEALTH, Counter, CounterError, all_counters, counter, read_csv, resolve
 
-DESIGN = Path(__file__).resolve().parents[2] / "shared" / "design" / "units.csv"
-if not DESIGN.exists():  # the checkout may sit elsewhere; fall back to the shared folder
-    DESIGN = Path("/work/shared/design/units.csv")
+DESIGN = Path(__file__).resolve().parent / "reference" / "units.csv"  # copy of ../shared/design/units.csv
 
 NAT = {"Commonwealth (British)": "UK", "Commonwealth (Indian)": "IN", "Commonwealth (Australian)": "AU",
        "Commonwealth (New Zealand)": "NZ", "Commonwealth (South African)": "SA", "Associated (Polish)": "PL",

@@ -10,7 +10,7 @@ import pytest
 from core import mapdata
 from core.hexgrid import Hex, maps
 
-GAZETTEER = Path(__file__).resolve().parents[2] / "shared" / "design" / "gazetteer.csv"
+GAZETTEER = Path(__file__).resolve().parent / "reference" / "gazetteer.csv"  # copy of ../shared/design/gazetteer.csv
 LOCAL_COPY = [  # (hex, map letter) from the gazetteer, so the test runs without the shared folder
     "A6111", "A6201", "T6017", "L1633", "L2429", "L2624", "L2817", "L2909", "S0413", "S0734", "S0931", "S0932",
     "S1030", "S1130", "S1325", "S1410", "S1420", "C0117", "C0502", "C0504", "C0505", "C0506", "C0602", "C0603",
