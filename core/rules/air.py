@@ -76,6 +76,22 @@ def legal_boxes(eng: Engine, uid: str) -> list[str]:
             if name == "Torch" and not (offmap.fna_in_play(eng) or events.played(eng, "ALC-21")):
                 continue   # 20.2.5
             out.append(box(ALLIED, name))
+    out += met_boxes(eng, u.side)
+    return out
+
+
+def met_boxes(eng: Engine, side: str) -> list[str]:
+    """22.2.1: Allied air units may be committed to any active track but the Pacific; Axis air units to MET
+    Greece while active, and to Syria, SW Asia and Levant once AXC-13 is in play (19.1.1 Crete Box b)."""
+    from core.rules import events, met
+    out = []
+    for name in met.TRACKS:
+        if not met.track(eng, name) or name == "Pacific":
+            continue
+        if side == AXIS and not (name == "Greece" or (name in ("Syria", "SW Asia", "Levant")
+                                                     and events.in_effect(eng, "AXC-13"))):
+            continue
+        out.append(met.track_box(name))
     return out
 
 
@@ -86,7 +102,7 @@ def deployable(eng: Engine, side: str) -> list[str]:
     for u in sorted(st.units.values(), key=lambda x: x.id):
         if u.side != side or not is_air(u.id) or u.flags.get("based"):
             continue
-        if u.loc not in holding_boxes(side):
+        if u.loc not in holding_boxes(side) and not u.loc.startswith("track:MET"):
             continue
         if u.loc == box(side, AVAILABLE_NEXT) and int(u.flags.get("available_gt", 0)) > st.gt:
             continue

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from core.counters import all_counters
 from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option, other
-from core.engine import QUERIES, Engine, Procedure, on_step, procedure
+from core.engine import QUERIES, Engine, Procedure, auto_step, on_step, procedure
 from core.state import Frame
 from core.rules import offmap
 
-EMBARK = {AXIS: (offmap.ITALY, offmap.SICILY), ALLIED: (offmap.CAPE,)}
+EMBARK = {AXIS: (offmap.ITALY, offmap.SICILY), ALLIED: (offmap.CAPE, offmap.TORCH, offmap.TORCH_EAST,
+                                                          offmap.available(ALLIED))}
+PORT_BOXES = "box:PortBoxes:"      # units in the port boxes of an enemy or neutral port (20.5), per combat_forms
 
 
 def boxes_needed(uid: str, steps: int) -> int:
@@ -55,18 +57,114 @@ def shipping_blocked(eng: Engine, side: str, box: str) -> str | None:
     return None
 
 
+def med_shipping(eng: Engine) -> bool:
+    """20.2.3: the Allied Mediterranean Shipping Boxes are available on GTs when ALC-11 is played."""
+    return eng.state.cards.get("ALC-11", {}).get("last_play_gt") == eng.state.gt
+
+
+def torch_open(eng: Engine) -> bool:
+    """ALC-21 d), 22.7: the Torch boxes land units once ALC-23 (Torch Invasion) is played."""
+    return offmap.fna_in_play(eng)
+
+
 def waiting_cargo(eng: Engine, side: str) -> list[str]:
-    return sorted(u.id for u in eng.state.units.values()
-                  if u.side == side and u.loc in EMBARK[side] and all_counters().get(offmap.base_id(u.id))
-                  and all_counters()[offmap.base_id(u.id)].kind in ("combat", "supply")
-                  and not shipping_blocked(eng, side, u.loc))
+    out = []
+    for u in sorted(eng.state.units.values(), key=lambda x: x.id):
+        if u.side != side or u.loc not in EMBARK[side] or shipping_blocked(eng, side, u.loc):
+            continue
+        c = all_counters().get(offmap.base_id(u.id))
+        if not c or c.kind not in ("combat", "supply"):
+            continue
+        if u.loc == offmap.available(ALLIED) and not med_shipping(eng):
+            continue     # held reinforcements ship only by the Mediterranean boxes (20.2.3)
+        if u.loc in (offmap.TORCH, offmap.TORCH_EAST) and not torch_open(eng):
+            continue     # ALC-21 h): the units remain in the box until the invasion
+        out.append(u.id)
+    return out
+
+
+def lane_of(origin: str, dest: str) -> str:
+    """The ocean lane a shipment uses (20.2.1-20.2.6), for the strikes of 4.1 IV.6-IV.9."""
+    if origin == offmap.ITALY:
+        return "Italy"
+    if origin == offmap.SICILY:
+        return "Sicily"
+    if origin in (offmap.TORCH, offmap.TORCH_EAST):
+        return "Torch"
+    if origin == offmap.CAPE and dest == offmap.NRV:
+        return "Cape"
+    return "AlliedMed"
+
+
+def _port_cap(label: str) -> int:
+    from core.rules import tec
+    from core.hexgrid import Hex
+    try:
+        return int(tec.current_map().ports.get(Hex.parse(label), 0))
+    except Exception:  # noqa: BLE001
+        return 0
+
+
+def landing_ports(eng: Engine, uid: str) -> dict[str, int]:
+    """20.2.5 / 20.2.6 / 20.5: destinations of a unit in the Torch or Torch East Box: friendly ports land on the
+    hex; enemy or neutral ports take combat units with a real CF into their port boxes (``box:PortBoxes:<hex>``)
+    for an opposed landing in the Combat Phase (combat_forms)."""
+    from core.rules import tec, victory_rules
+    from core.rules.combat_forms import landing_area
+    u = eng.state.units[uid]
+    c = all_counters()[offmap.base_id(uid)]
+    real_cf = c.kind == "combat" and bool(c.cf) and not c.cf_paren
+    out: dict[str, int] = {}
+    for h, cap in tec.current_map().ports.items():
+        lab = h.label
+        if not landing_area(u.loc, lab):
+            continue
+        if victory_rules.controller(eng, lab) == ALLIED and not any(
+                v.side != ALLIED and v.loc == lab for v in eng.state.units.values()):
+            out[lab] = int(cap)
+        elif real_cf:
+            out[PORT_BOXES + lab] = int(cap)
+    return out
+
+
+def destinations(eng: Engine, uid: str) -> dict[str, int]:
+    """Where ``uid`` may be shipped from its embarkation box, with each port's boxes (20.1, 20.2)."""
+    u = eng.state.units[uid]
+    if u.side == AXIS:
+        ports = friendly_ports(eng, AXIS)
+        ports.pop(offmap.NRV, None)
+        if u.loc == offmap.SICILY:
+            return {p: c for p, c in ports.items() if p.startswith("T")}        # 20.2.2: Map T
+        return {p: c for p, c in ports.items() if p[:1] in ("L", "S", "C", "W")}  # 20.2.1
+    if u.loc in (offmap.TORCH, offmap.TORCH_EAST):
+        return landing_ports(eng, uid)
+    ports = friendly_ports(eng, ALLIED)
+    if u.loc == offmap.CAPE and not med_shipping(eng):
+        return {offmap.NRV: ports[offmap.NRV]}                                  # 20.2.4
+    return ports                                                                # 20.2.3 (and Cape -> NRV)
+
+
+def used_boxes_at(eng: Engine, dest: str) -> int:
+    return used_boxes(eng, dest[len(PORT_BOXES):] if dest.startswith(PORT_BOXES) else dest)
+
+
+def landing_capacity_left(eng: Engine, box: str) -> int:
+    """ALC-21 f), 20.2.5/20.2.6: units landed from a Torch box this GT may not exceed the port boxes of all the
+    ports of its area."""
+    from core.rules import tec
+    from core.rules.combat_forms import landing_area
+    total = sum(int(cap) for h, cap in tec.current_map().ports.items() if landing_area(box, h.label))
+    used = int(eng.state.vars.get("torch_landed", {}).get(str(eng.state.gt), {}).get(box, 0))
+    return total - used
 
 
 def legal_ports(eng: Engine, uid: str) -> list[str]:
     u = eng.state.units[uid]
     need = boxes_needed(uid, u.steps)
-    return [p for p, cap in sorted(friendly_ports(eng, u.side).items())
-            if used_boxes(eng, p) + need <= cap and not (u.side == ALLIED and p == offmap.NRV and u.loc == offmap.NRV)]
+    if u.loc in (offmap.TORCH, offmap.TORCH_EAST) and landing_capacity_left(eng, u.loc) < need:
+        return []
+    return [p for p, cap in sorted(destinations(eng, uid).items())
+            if used_boxes_at(eng, p) + need <= cap and not (u.side == ALLIED and p == offmap.NRV and u.loc == offmap.NRV)]
 
 
 @procedure("ocean_shipping")
@@ -107,12 +205,22 @@ class OceanShipping(Procedure):
             if to not in legal_ports(eng, uid):
                 raise IllegalAction(f"{to} has no room for {uid} this GT (port boxes, 20.1)", "20.1")
             u = eng.state.units[uid]
+            port = to[len(PORT_BOXES):] if to.startswith(PORT_BOXES) else to
+            need = boxes_needed(uid, u.steps)
             use = eng.state.vars.setdefault("port_use", {}).setdefault(str(eng.state.gt), {})
-            use[to] = used_boxes(eng, to) + boxes_needed(uid, u.steps)
+            use[port] = used_boxes(eng, port) + need
             eng.state.vars["port_use"] = {str(eng.state.gt): use}
+            if u.loc in (offmap.TORCH, offmap.TORCH_EAST):
+                tl = eng.state.vars.setdefault("torch_landed", {})
+                g = tl.setdefault(str(eng.state.gt), {})
+                g[u.loc] = int(g.get(u.loc, 0)) + need
+                eng.state.vars["torch_landed"] = {str(eng.state.gt): g}
+            from core.rules import strikes
+            strikes.record_cargo(eng, lane_of(u.loc, port), uid)
+            u.flags = dict(u.flags) | {"shipped_from": u.loc, "shipped_gt": eng.state.gt}
             u.loc = to
             frame.data["seen"].append(uid)
-            eng.say(f"{side} ships {uid} to {to} (20.2)")
+            eng.say(f"{side} ships {uid} to {to} (20.2{'; 20.5' if to.startswith(PORT_BOXES) else ''})")
             return
         super().apply(eng, frame, action)
 
@@ -131,6 +239,36 @@ def amphibious_limit(eng: Engine, hex_label: str) -> int:
     from core.rules import tec
     from core.hexgrid import Hex
     return 9 if tec.current_map().is_city(Hex.parse(hex_label)) else 6
+
+
+def land_from_port_boxes(eng: Engine) -> None:
+    """20.5: units in the port boxes of a port now clear of enemy units land normally in the next friendly
+    Movement Phase (at its first step)."""
+    side = eng.phasing_side()
+    for u in sorted(eng.state.units.values(), key=lambda x: x.id):
+        if u.side != side or not u.loc.startswith(PORT_BOXES):
+            continue
+        port = u.loc[len(PORT_BOXES):]
+        if any(v.side != side and v.loc == port and all_counters().get(offmap.base_id(v.id))
+               and all_counters()[offmap.base_id(v.id)].kind in ("combat", "supply") for v in eng.state.units.values()):
+            continue
+        u.loc = port
+        eng.say(f"{u.id} lands from the port boxes at {port} (20.5)")
+
+
+for _k in ("VI.1", "IX.1", "XII.1", "XV.1"):
+    auto_step(_k)(land_from_port_boxes)
+
+
+@auto_step("XX.1")
+def unlanded_return(eng: Engine) -> None:
+    """20.2: units not landed in the GT they were shipped return to their point of origin (20.5: to the Torch
+    box they came from)."""
+    for u in sorted(eng.state.units.values(), key=lambda x: x.id):
+        if u.loc.startswith(PORT_BOXES):
+            back = str(u.flags.get("shipped_from") or u.flags.get("landing_from") or offmap.TORCH)
+            u.loc = back
+            eng.say(f"{u.id} was not landed and returns to {back} (20.2; 20.5)")
 
 
 QUERIES["port_boxes_used"] = lambda eng, port="": used_boxes(eng, port)

@@ -19,7 +19,7 @@ from typing import Any
 
 from core.counters import all_counters, resolve
 from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option
-from core.engine import QUERIES, Engine, Procedure, auto_step, on_step, procedure
+from core.engine import QUERIES, Engine, Procedure, at_game_start, auto_step, on_step, procedure
 from core.hexgrid import Hex, HexLabelError, maps
 from core.state import Frame
 from core.rules import offmap
@@ -347,6 +347,9 @@ def _arrive(eng: Engine, i: dict) -> None:
     side = i["side"]
     unit = resolve(i["unit"]) or i["unit"]
     to = offmap.canon_box(i.get("to") or "")
+    if is_atp(unit):
+        add_atp(eng, side, 1, i["rule"])
+        return
     if _is(unit, "air", "fleet"):
         # 7.1: air and naval units go to the Available Next Turn Box
         from core.rules import air
@@ -367,6 +370,33 @@ def _arrive(eng: Engine, i: dict) -> None:
         cnt = all_counters()[offmap.base_id(uid)]
         if cnt.requires_training and i.get("training_box"):
             eng.state.units[uid].training_box = int(i["training_box"])
+
+
+def is_atp(cid: str) -> bool:
+    """23.0: an Air Transport Point icon (``AX-ATP`` / ``AL-ATP``)."""
+    c = all_counters().get(offmap.base_id(cid))
+    return bool(c and c.unit_type == "air transport")
+
+
+def add_atp(eng: Engine, side: str, n: int, rule: str) -> None:
+    """19.7 / 13.7: received ATP join the side's pool ``vars["atp"][side]``, spent by airlift and air drops
+    (transport.air_land); each point is used once (R-AIR-ATP)."""
+    atp = dict(eng.state.vars.get("atp", {}))
+    atp[side] = int(atp.get(side, 0)) + n
+    eng.state.vars["atp"] = atp
+    eng.say(f"{side} receives {n} Air Transport Point(s); {atp[side]} available ({rule}; 19.7)")
+
+
+def atp_counters_to_pool(eng: Engine) -> None:
+    """19.7: ATP counters put in play by set-up data are points of the pool, not units (removed by 19.7)."""
+    for u in sorted(eng.state.units.values(), key=lambda x: x.id):
+        if is_atp(u.id) and u.loc != offmap.REMOVED:
+            add_atp(eng, u.side, 1, "19.7")
+            offmap.remove_unit(eng, u.id, "19.7", "an Air Transport Point joins the pool")
+
+
+at_game_start(atp_counters_to_pool)
+auto_step("III.2")(atp_counters_to_pool)
 
 
 def shipping_steps(uid: str, steps: int) -> int:
