@@ -1135,7 +1135,7 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
                             c += EZOC_COST
                         if recon(ez[n]):
                             c += RECON_EXTRA
-                    if path and h_in_ez and recon(ez[h]):
+                    if h_in_ez and recon(ez[h]):                # 15.3 leaving (the start hex too)
                         c += RECON_EXTRA
                 s += c
                 if s > cap or (reaction and path and not mot):
@@ -1185,7 +1185,7 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
                             c += EZOC_COST
                         if recon(ez[n]):
                             c += RECON_EXTRA
-                    if path and h in ez and recon(ez[h]):
+                    if h in ez and recon(ez[h]):                 # 15.3 leaving (the start hex too)
                         c += RECON_EXTRA
                 s += c
                 if s > caps[k]:
