@@ -216,7 +216,9 @@ class CardsPanel(QSplitter):
             status = str(info.get("status", "active")) if isinstance(info, dict) else str(info)
             old = cards.get(cid, ("", "", ""))
             cards[cid] = (status, old[1], old[2])
-        source = "game state" if st.cards else "scenario set-up (the engine does not track card status yet)"
+        source = ("game state (the engine lays out the cards at the start of the game and keeps their status)"
+                  if st.cards else "scenario's card line (this game's state holds no card status: a scenario "
+                                   "without event cards, or a game begun before the engine kept them)")
         head = QLabel(f"<span style='font-size:13pt;font-weight:700;color:#5b4a2f'>Event cards</span>"
                       f"&nbsp;&nbsp;<span style='color:#8a7a5a'>status from the {source}</span>")
         self.lay.addWidget(head)

@@ -242,7 +242,16 @@ class RulesViewer(QDialog):
         self.search.returnPressed.connect(lambda: self.show_rule(self.search.text()))
         top.addWidget(QLabel("Go to rule"))
         top.addWidget(self.search, 1)
+        self.choose_file = QPushButton("Rules text file…")
+        self.choose_file.setToolTip("Choose the plain-text rules file (also Settings ▸ Rules text file…); "
+                                    "the choice is saved in the settings")
+        self.choose_file.clicked.connect(lambda: choose_rules_file(self, self.settings) and self.reload())
+        top.addWidget(self.choose_file)
         lay.addLayout(top)
+        self.source = QLabel("")
+        self.source.setStyleSheet("color:#7a6a4a;")
+        self.source.setWordWrap(True)
+        self.source.setTextInteractionFlags(Qt.TextSelectableByMouse)
         split = QSplitter()
         self.toc = QListWidget()
         self.toc.setMaximumWidth(260)
@@ -254,14 +263,27 @@ class RulesViewer(QDialog):
         split.addWidget(self.text)
         split.setSizes([220, 560])
         lay.addWidget(split, 1)
+        lay.addWidget(self.source)
         self.doc = None
-        path = rulesdoc.find_rules(settings.rules_text)
+        self.reload()
+
+    def reload(self) -> None:
+        """(Re)read the rules text named by the settings (or found elsewhere) and rebuild the contents:
+        only the numbered rule headings (``13.5 Reaction Movement``), never set-up list lines."""
+        self.doc = None
+        self.toc.clear()
+        path = rulesdoc.find_rules(self.settings.rules_text)
         if path is not None:
             self.doc = rulesdoc.load(str(path))
             for s in self.doc.sections:
-                it = QListWidgetItem(("    " * s.number.count(".")) + f"{s.number} {s.title}")
+                it = QListWidgetItem(("    " * (s.number.count(".") - 1)) + f"{s.number} {s.title}")
                 it.setData(Qt.UserRole, s.number)
                 self.toc.addItem(it)
+        missing = self.settings.rules_text and (path is None or str(path) != str(Path(self.settings.rules_text)))
+        self.source.setText((f"Rules text: {path}" if path else "No rules text found.")
+                            + (f"  (the file in the settings, {self.settings.rules_text}, is missing)" if missing else ""))
+        if self.search.text():
+            self.show_rule(self.search.text())
 
     def show_rule(self, rule: str) -> bool:
         """Show the section for ``rule``; house rulings (R-...) come from docs/rulings*."""
@@ -301,6 +323,20 @@ class RulesViewer(QDialog):
                 break
         self.setWindowTitle(f"Rules — {sec.number} {sec.title}")
         return True
+
+
+def choose_rules_file(parent: QWidget | None, settings: Settings) -> bool:
+    """Settings ▸ Rules text file…: pick the plain-text rules file; saved in the settings."""
+    start = settings.rules_text or str(rulesdoc.find_rules(settings.rules_text) or Path.home())
+    fn, _ = QFileDialog.getOpenFileName(parent, "The rules text file", start, "Text files (*.txt);;All files (*)")
+    if not fn:
+        return False
+    settings.rules_text = str(Path(fn).resolve())
+    try:
+        settings.save()
+    except OSError:
+        pass
+    return True
 
 
 def _ruling(code: str) -> str:

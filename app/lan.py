@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QGuiApplication
+from PySide6.QtGui import QColor, QFont, QGuiApplication, QTextOption
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView,
     QLabel, QLineEdit, QListWidget, QListWidgetItem, QPlainTextEdit, QPushButton, QSpinBox, QTableWidget,
@@ -323,6 +323,25 @@ def load_seat_rows(path: Path) -> list[SeatRow]:
     return [SeatRow(s.name, s.seat, s.key) for s in seats.by_key.values()]
 
 
+class CodeView(QPlainTextEdit):
+    """A long join code shown whole: read-only, selectable, wrapped anywhere (it has no spaces)."""
+
+    def __init__(self, text: str = ""):
+        super().__init__(text)
+        self.setReadOnly(True)
+        self.setWordWrapMode(QTextOption.WrapAnywhere)
+        self.setLineWrapMode(QPlainTextEdit.WidgetWidth)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.setTabChangesFocus(True)
+
+    def text(self) -> str:
+        return self.toPlainText()
+
+    def setText(self, text: str) -> None:  # noqa: N802
+        self.setPlainText(text)
+
+
 def _mono(text: str) -> QLabel:
     lab = QLabel(text)
     lab.setStyleSheet(MONO)
@@ -380,7 +399,10 @@ class HostDialog(QDialog):
         hh.setSectionResizeMode(2, QHeaderView.Stretch)
         self.table.setColumnWidth(0, 130)
         self.table.setColumnWidth(1, 110)
-        hh.setSectionResizeMode(3, QHeaderView.ResizeToContents)
+        hh.setSectionResizeMode(3, QHeaderView.ResizeToContents)     # the fingerprint is never cut
+        hh.setMinimumSectionSize(60)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.ElideMiddle)                  # a long key elides in its middle (tooltip: whole)
         self.table.setMinimumHeight(190)
         self.table.itemChanged.connect(self._item_changed)
         bl.addWidget(self.table)
@@ -405,9 +427,10 @@ class HostDialog(QDialog):
 
         self.join_box = QGroupBox("Players join with")
         jl = QFormLayout(self.join_box)
-        self.code = QLineEdit("—")
-        self.code.setReadOnly(True)
+        self.code = CodeView("—")
+        self.code.setObjectName("JoinCode")
         self.code.setStyleSheet(MONO)
+        self.code.setFixedHeight(self.code.fontMetrics().lineSpacing() * 3 + 14)
         self.code.setToolTip("Send this to the players: it holds this computer's address, the port and the host's key")
         self.fp = QLabel("—")
         self.fp.setObjectName("Fingerprint")
@@ -482,7 +505,7 @@ class HostDialog(QDialog):
         k.setToolTip("The player's CURVE public key (40 characters): they copy it from their Join dialog")
         self.table.setItem(r, 2, k)
         fp = QTableWidgetItem("")
-        fp.setFlags(Qt.ItemIsEnabled)
+        fp.setFlags(Qt.ItemIsEnabled | Qt.ItemIsSelectable)          # selectable, so it can be copied
         fp.setFont(QFont("DejaVu Sans Mono"))
         self.table.setItem(r, 3, fp)
         self.table.blockSignals(False)
@@ -518,6 +541,7 @@ class HostDialog(QDialog):
             fp.setForeground(QColor("#9a8a6a"))
         elif keymod.is_public_key(key):
             fp.setText(keymod.fingerprint(key))
+            fp.setToolTip(keymod.fingerprint(key))
             fp.setForeground(QColor("#3b3325"))
         else:
             fp.setText("not a public key")

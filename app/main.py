@@ -33,8 +33,23 @@ def open_or_create_default(ctl) -> Path:
     return path
 
 
+def reopen_last(ctl, recent: list[str]) -> Path | None:
+    """Open the most recent game of File ▸ Open recent that still exists and opens; None if there is none."""
+    for r in recent:
+        p = Path(r)
+        if not p.is_file():
+            continue
+        try:
+            ctl.open_game(p)
+            return p
+        except Exception:  # noqa: BLE001 - an unreadable recent file: try the next one
+            continue
+    return None
+
+
 def build_window(file: Path | None = None):
-    """The main window on ``file`` (or the default game).  A QApplication must exist."""
+    """The main window on ``file``; without one, the last game played (the most recent of Open recent),
+    and only the first time — no recent game — the default Sonnenblume game.  A QApplication must exist."""
     from app.mainwindow import MainWindow
 
     win = MainWindow()
@@ -43,7 +58,7 @@ def build_window(file: Path | None = None):
             win.open_path(Path(file))
         else:
             win.ctl.new_game(Path(file), DEFAULT_SCENARIO, seed=1)
-    else:
+    elif reopen_last(win.ctl, list(win.settings.recent)) is None:
         open_or_create_default(win.ctl)
     return win
 

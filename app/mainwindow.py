@@ -574,6 +574,8 @@ class MainWindow(QMainWindow):
                                 "Open the rule the current prompt cites")
         self.a_rules = self._act("Rules &browser", lambda: self.open_rule("1.0"), "Shift+F1")
         self.a_keys = self._act("&Keyboard shortcuts", self.show_shortcuts, "Ctrl+/")
+        self.a_rules_file = self._act("&Rules text file…", self.choose_rules_file, None,
+                                      "Choose the plain-text rules file the rules viewer shows (saved in the settings)")
         self.a_about = self._act("&About", self.about)
         self.a_sound = self._act("&Sound", self._toggle_sound, None,
                                  "A short system beep at hot-seat hand-overs and refusals (QtMultimedia is not in PySide6-Essentials)", True)
@@ -654,6 +656,10 @@ class MainWindow(QMainWindow):
         g.addSeparator()
         g.addAction(self.a_hotseat)
         g.addAction(self.a_sound)
+        st = mb.addMenu("&Settings")
+        st.addAction(self.a_rules_file)
+        st.addAction(self.a_hotseat)
+        st.addAction(self.a_sound)
         h = mb.addMenu("&Help")
         h.addAction(self.a_rule)
         h.addAction(self.a_rules)
@@ -1307,6 +1313,18 @@ class MainWindow(QMainWindow):
         self._rules.show_rule(rule)
         self._rules.show()
         self._rules.raise_()
+
+    def choose_rules_file(self) -> bool:
+        """Settings ▸ Rules text file…: the file picker; the rules viewer re-reads the chosen file."""
+        from app.dialogs import choose_rules_file
+
+        if not choose_rules_file(self, self.settings):
+            return False
+        self._save_settings()
+        if getattr(self, "_rules", None) is not None:
+            self._rules.reload()
+        self.status.showMessage(f"Rules text: {self.settings.rules_text}", 6000)
+        return True
 
     def _focus_jump(self) -> None:
         self.jump.setFocus()

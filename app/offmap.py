@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from PySide6.QtCore import QMimeData, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QDrag, QFont, QLinearGradient, QPainter, QPen, QPixmap
+from PySide6.QtGui import QColor, QDrag, QFont, QFontMetrics, QLinearGradient, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QApplication, QScrollArea, QSizePolicy, QWidget
 
 from app import counterart, theme
@@ -323,13 +323,12 @@ class OffMapCanvas(QWidget):
             p.setPen(QPen(QColor("#8a7450"), 1.3))
             p.setBrush(QColor(pl.box.tint))
             p.drawRoundedRect(r, 6, 6)
-            p.setFont(small)
-            f = QFont("DejaVu Sans")
-            f.setPixelSize(12)
-            f.setBold(True)
+            f, small = heading_fonts()
             p.setFont(f)
             p.setPen(QColor("#3b3325"))
-            p.drawText(r.adjusted(8, 4, -8, 0), Qt.AlignLeft | Qt.AlignTop, pl.box.title)
+            # the rule number sits at the right; a long title is elided before it (the tooltip has it whole)
+            shown, title_rect, _rule_rect = self.box_heading(pl, f, small)
+            p.drawText(title_rect, Qt.AlignLeft | Qt.AlignTop, shown)
             if pl.box.rule:
                 p.setFont(small)
                 p.setPen(QColor("#8a7a5a"))
@@ -344,6 +343,18 @@ class OffMapCanvas(QWidget):
                 p.setFont(small)
                 p.setPen(QColor("#b0a283"))
                 p.drawText(r.adjusted(8, 22, -8, -4), Qt.AlignLeft | Qt.AlignVCenter, "empty")
+
+    @staticmethod
+    def box_heading(pl: "Placed", title_font: QFont, rule_font: QFont) -> tuple[str, QRectF, QRectF]:
+        """A box's heading: the title as drawn (elided to leave room for the rule number), its rect, and the
+        rule number's rect at the right — they never overlap."""
+        r = pl.rect
+        rfm = QFontMetrics(rule_font)
+        rule_w = rfm.horizontalAdvance(pl.box.rule) if pl.box.rule else 0
+        rule_rect = QRectF(r.right() - 8 - rule_w, r.top() + 5, rule_w, 16)
+        title_w = max(20.0, r.width() - 16 - (rule_w + 8 if rule_w else 0))
+        shown = QFontMetrics(title_font).elidedText(pl.box.title, Qt.ElideRight, int(title_w))
+        return shown, QRectF(r.left() + 8, r.top() + 4, title_w, 18), rule_rect
 
     def box_at(self, pt: QPointF) -> Placed | None:
         for pl in self.placed:
@@ -473,6 +484,16 @@ class OffMapCanvas(QWidget):
         if pl.units:
             tip += "<br>" + ", ".join(counterart.face_of(u).title() for u in pl.units[:20])
         self.setToolTip(tip)
+
+
+def heading_fonts() -> tuple[QFont, QFont]:
+    """The fonts of a box's title and of its rule number."""
+    f = QFont("DejaVu Sans")
+    f.setPixelSize(12)
+    f.setBold(True)
+    small = QFont("DejaVu Sans Condensed")
+    small.setPixelSize(11)
+    return f, small
 
 
 class OffMapDisplay(QScrollArea):

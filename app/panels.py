@@ -306,6 +306,37 @@ class StackInspector(QScrollArea):
 # ============================================================================ log & replay
 
 
+def unit_label(x) -> str:
+    """A counter's name (``5 Pz``) for a unit id (``GE-5Pz``); anything else unchanged."""
+    if isinstance(x, str):
+        c = counterart.lookup(x)
+        if c is not None and getattr(c, "name", None):
+            return c.name
+    return str(x)
+
+
+def raw_action(a) -> str:
+    return f"{a.kind}" + (" " + " ".join(f"{k}={v}" for k, v in sorted(a.args.items())) if a.args else "")
+
+
+def describe_action(a) -> str:
+    """A readable line for an action the engine logged no event for: its kind in words and its arguments,
+    units by their counter names and paths as hex → hex."""
+    bits = [a.kind.replace("_", " ")]
+    for k, v in sorted(a.args.items()):
+        if isinstance(v, (list, tuple)):
+            sep = " → " if k in ("path", "hexes") else ", "
+            v = sep.join(unit_label(x) for x in v)
+        elif isinstance(v, dict):
+            v = "; ".join(f"{kk}: {', '.join(unit_label(x) for x in vv) if isinstance(vv, (list, tuple)) else unit_label(vv)}"
+                          for kk, vv in v.items())
+        else:
+            v = unit_label(v)
+        bits.append(f"{k.replace('_', ' ')} {v}")
+    return " · ".join(bits)
+
+
+
 class LogPanel(QWidget):
     """The game log with GT/phase headings, and the replay controls."""
 
@@ -412,13 +443,15 @@ class LogPanel(QWidget):
                 break
             e = log[i]
             a = e.action
-            text = f"#{e.seq}  {a.side}: {a.kind}" + (" " + " ".join(f"{k}={v}" for k, v in sorted(a.args.items())) if a.args else "")
+            events = [str(ev) for ev in e.events]
+            # the engine's own readable line(s); the raw action only in the tooltip
+            text = f"#{e.seq}  {a.side}: " + (events[0] if events else describe_action(a))
             it = QTreeWidgetItem([text])
             it.setData(0, Qt.UserRole, i + 1)
             it.setForeground(0, QColor(theme.SIDE_COLOUR.get(a.side, "#333")).darker(130))
-            tip = [text] + list(e.events) + ([f"dice: {e.rolls}"] if e.rolls else [])
+            tip = [f"#{e.seq}  {a.side}: {raw_action(a)}"] + events + ([f"dice: {e.rolls}"] if e.rolls else [])
             it.setToolTip(0, "\n".join(tip))
-            for ev in e.events:
+            for ev in events[1:]:
                 child = QTreeWidgetItem([ev])
                 child.setData(0, Qt.UserRole, i + 1)
                 child.setForeground(0, QColor("#3b3325"))

@@ -16,7 +16,9 @@ from pathlib import Path
 
 from core.resources import ROOT
 
-_HEADING = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,3})\s+([A-Z][^\t]{1,80})$")
+#: a numbered rule heading: "13.5 Reaction Movement", "4.1 TURN SEQUENCE", "12.2.3 Bases" — at least one dot, so
+#: set-up list lines ("7 Ind. BG", "62 Mmrirca", "4 CCNN") are not taken for sections
+_HEADING = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){1,3})\s+([A-Z][^\t]{1,80})$")
 _RULE = re.compile(r"(\d{1,2}(?:\.\d{1,2}){0,3})")
 
 

@@ -260,3 +260,149 @@ def test_truck_lift_forced_march_and_map_exit_are_sent_with_the_move(qtbot, win,
     qtbot.mouseClick(w.orders.exit_here, Qt.LeftButton)
     assert refusals and "22.1" in refusals[-1][1] + refusals[-1][0]
     assert w.ctl.state().units["GE-5Pz"].loc == "C0702"
+
+
+# ============================================================================ 4. rules viewer
+
+
+def test_rules_text_file_setting_and_table_of_contents_of_rule_headings_only(qtbot, win, dirs, monkeypatch):
+    import re
+
+    from PySide6.QtWidgets import QFileDialog
+
+    from app.settings import Settings
+
+    rules = dirs / "my-rules.txt"
+    rules.write_text("13.0 MOVEMENT\nUnits move.\n13.5 Reaction Movement\nNon-phasing units react.\n"
+                     "26.1 Axis Set Up\n7 Ind. BG\n62 Mmrirca\n4 CCNN\n13.6 Reserve Status\nReserve.\n", encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(rules), ""))
+    menu = next(m for m in win.menuBar().findChildren(type(win.recent_menu)) if m.title() == "&Settings")
+    action = next(a for a in menu.actions() if a.text() == "&Rules text file…")
+    action.trigger()
+    assert Settings.load().rules_text == str(rules.resolve())
+    win.open_rule("13.5")
+    viewer = win._rules
+    toc = [viewer.toc.item(i).text().strip() for i in range(viewer.toc.count())]
+    assert toc == ["13.0 MOVEMENT", "13.5 Reaction Movement", "26.1 Axis Set Up", "13.6 Reserve Status"]
+    assert all(re.match(r"^\d+\.\d+(\.\d+)* [A-Z]", t) for t in toc)
+    assert "Non-phasing units react." in viewer.text.toPlainText()
+    assert str(rules.resolve()) in viewer.source.text()
+
+
+def test_rules_toc_of_the_real_rules_has_no_setup_list_lines():
+    import re
+
+    from app import rulesdoc
+
+    path = rulesdoc.find_rules()
+    if path is None:
+        pytest.skip("the rules text is not available on this machine")
+    titles = [f"{s.number} {s.title}" for s in rulesdoc.load(str(path)).sections]
+    assert "13.5 Reaction Movement" in titles
+    assert all(re.match(r"^\d+\.\d+(\.\d+)* [A-Z]", t) for t in titles)
+    assert not any(t.startswith(("7 Ind", "62 M", "4 CCNN")) for t in titles)
+
+
+# ============================================================================ 5. host dialog
+
+
+def test_host_dialog_shows_the_whole_join_code_and_fingerprints(qtbot, win, dirs):
+    from net import keys as keymod
+
+    from app.lan import HostDialog
+
+    win.ctl.new_game(dirs / "h.dfd", "sonnenblume", seed=1)
+    dlg = HostDialog(win, win.ctl.path, win.settings, None)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    dlg.seat_me()
+    code = keymod.join_code("192.168.100.200", 42451, dlg.me.public)
+    dlg.code.setText(code)
+    QApplication.processEvents()
+    assert dlg.code.text() == code
+    # wrapped, not scrolled: the whole code is inside the view
+    assert dlg.code.horizontalScrollBar().maximum() == 0
+    doc_h = dlg.code.document().size().height() * dlg.code.fontMetrics().lineSpacing()
+    assert doc_h <= dlg.code.viewport().height() + 2, (doc_h, dlg.code.viewport().height())
+    # the fingerprint column is as wide as its text
+    fp_item = dlg.table.item(0, 3)
+    assert fp_item.text() == keymod.fingerprint(dlg.me.public)
+    need = dlg.table.fontMetrics().horizontalAdvance(fp_item.text())
+    assert dlg.table.columnWidth(3) >= need
+    assert fp_item.flags() & Qt.ItemIsSelectable
+
+
+# ============================================================================ 6. dfd reopens the last game
+
+
+def test_dfd_without_a_file_reopens_the_last_game_and_creates_sonnenblume_only_the_first_time(qtbot, dirs):
+    from app import main
+    from app.settings import Settings
+
+    w1 = main.build_window(None)                 # first time: the default game is created
+    qtbot.addWidget(w1)
+    assert w1.ctl.path == main.default_game_path() and w1.ctl.state().scenario == "sonnenblume"
+    other = dirs / "data" / "mine.dfd"
+    w1.ctl.new_game(other, BATTLE, seed=3)       # the player starts another game (it goes to Open recent)
+    w1.close()
+    assert Settings.load().recent[0] == str(other.resolve())
+    default_before = main.default_game_path().stat().st_mtime_ns
+    w2 = main.build_window(None)
+    qtbot.addWidget(w2)
+    assert w2.ctl.path.resolve() == other.resolve() and w2.ctl.state().scenario == "app-battle"
+    assert main.default_game_path().stat().st_mtime_ns == default_before
+    w2.close()
+    other.unlink()                               # a recent game that is gone: the next one (the default)
+    w3 = main.build_window(None)
+    qtbot.addWidget(w3)
+    assert w3.ctl.path.resolve() == main.default_game_path().resolve()
+    w3.close()
+
+
+# ============================================================================ 7. readable log
+
+
+def test_log_shows_the_engines_event_lines_and_the_raw_action_in_the_tooltip(qtbot, win, dirs):
+    w = win
+    w.ctl.new_game(dirs / "o.dfd", ORDERS, seed=3)
+    to_movement(qtbot, w)
+    click_hex(qtbot, w, "C0703")
+    qtbot.mouseClick(w.orders.order_buttons["create_base"], Qt.LeftButton)
+    e = w.ctl.log()[-1]
+    assert e.action.kind == "create_base" and e.events
+    it = w.logpanel._items[len(w.ctl.log())]
+    assert it.text(0) == f"#{e.seq}  Axis: {e.events[0]}"
+    assert "create_base hex=C0703" in it.toolTip(0)
+    assert "create_base" not in it.text(0)
+    # an action without an event line is described in words, units by their counter names
+    from app.panels import describe_action
+    from core.decisions import Action
+
+    text = describe_action(Action(kind="declare", side="Axis", args={"attackers": ["GE-300Oasis", "GE-5Pz"], "hexes": ["C0603"]}))
+    assert "300 Oasis" in text and "5 Pz" in text and "GE-5Pz" not in text and "['" not in text
+
+
+# ============================================================================ 8. cards header, off-map titles
+
+
+def test_cards_header_and_offmap_box_titles(qtbot, win, dirs):
+    w = win
+    w.ctl.new_game(dirs / "s.dfd", "sonnenblume", seed=1)
+    assert w.ctl.state().cards
+    w.tabs.setCurrentIndex(2)
+    QApplication.processEvents()
+    texts = [lab.text() for lab in w.cards.findChildren(type(w.hover_label))]
+    assert not any("does not track" in t for t in texts)
+    assert any("status from the game state" in t for t in texts)
+    w.tabs.setCurrentIndex(1)
+    QApplication.processEvents()
+    from app.offmap import heading_fonts
+
+    canvas = w.offmap.canvas
+    f, small = heading_fonts()
+    assert canvas.placed
+    for pl in canvas.placed:
+        shown, title_rect, rule_rect = canvas.box_heading(pl, f, small)
+        from PySide6.QtGui import QFontMetrics
+
+        assert title_rect.left() + QFontMetrics(f).horizontalAdvance(shown) <= rule_rect.left() or not pl.box.rule, pl.box.title
