@@ -39,3 +39,95 @@ def test_18_3_unbuilt_hexes_are_not_road(desert):
     assert tec.step_cost(gm, "mechanised", a, b)[1] == "road"
     assert tec.step_cost(gm, "mechanised", b, c)[1] == "open"
     assert tec.map_for(engine_at_movement([]).state) is tec.current_map()
+
+
+# ---------------------------------------------------------------- 18.2 the Egyptian railroad
+from core.decisions import ALLIED, IllegalAction          # noqa: E402
+from core.rules import construction, transport             # noqa: E402
+
+
+def _allied(units, **vars_):
+    return engine_at_movement(units, phase=9, step=3, vars=dict(vars_))
+
+
+def _rail(eng, hexes, msu="AL-MSU#1"):
+    return eng.apply(Action(kind="build_rail", side=ALLIED, args={"msu": msu, "hexes": hexes}))
+
+
+def test_18_2_extension_is_the_printed_unfinished_line():
+    from core import mapdata
+
+    ext = construction.rail_extension()
+    assert ext[0] == "W2118" and ext[-1] == "C2331"                      # Mersa Matruh to Tobruk
+    md = mapdata.load()
+    assert all(md.rail_between(a, b) == "rail_unfinished" for a, b in zip(ext, ext[1:]))
+
+
+def test_18_2_1_railhead_advances_hex_by_hex_along_the_line(desert):
+    eng = _allied([unit("AL-MSU#1", ALLIED, "W2118")], railhead="W2118")
+    d = eng.pending()
+    assert "build_rail" in d.free_kinds
+    _rail(eng, ["W2117", "W2116"])
+    st = eng.state
+    assert st.vars["railhead"] == "W2116" and st.units["AL-MSU#1"].loc == "W2116"
+    assert transport.egyptian_line(st)[-3:] == ["W2118", "W2117", "W2116"]     # built hexes join the line
+    with pytest.raises(IllegalAction) as exc:                                  # once per Movement Phase
+        _rail(eng, ["W2115"])
+    assert exc.value.rule == "18.2.1"
+
+
+@pytest.mark.parametrize("hexes,rule", [
+    (["W2116"], "18.2.1"),                      # skipping ahead of the railhead
+    (["W2018"], "18.2"),                         # not a printed unfinished rail hexside
+    (["W2117", "W2116", "W2115"], "18.2.1"),     # at most two hexes
+    (["W2119"], "18.2"),                          # back east along the finished line
+])
+def test_18_2_refusals_cite_the_rule(desert, hexes, rule):
+    eng = _allied([unit("AL-MSU#1", ALLIED, "W2118")], railhead="W2118")
+    with pytest.raises(IllegalAction) as exc:
+        _rail(eng, hexes)
+    assert exc.value.rule == rule
+
+
+def test_18_2_1_conditions_msu_on_railhead_clear_line_no_ezoc(desert):
+    # default railhead: the end of the printed line (Mersa Matruh)
+    eng = _allied([unit("AL-MSU#1", ALLIED, "W2118")])
+    _rail(eng, ["W2117"])
+    assert eng.state.vars["railhead"] == "W2117"
+    # MSU not on the railhead
+    eng = _allied([unit("AL-MSU#1", ALLIED, "W2117")], railhead="W2118")
+    with pytest.raises(IllegalAction) as exc:
+        _rail(eng, ["W2117"])
+    assert exc.value.rule == "18.2.1" and "railhead" in str(exc.value)
+    # an Axis unit on the built line back to Alexandria
+    eng = _allied([unit("AL-MSU#1", ALLIED, "W2116"), unit("GE-3Aufkl", AXIS, "W2025")], railhead="W2116")
+    with pytest.raises(IllegalAction) as exc:
+        _rail(eng, ["W2115"])
+    assert exc.value.rule == "18.2.1" and "clear of enemy" in str(exc.value)
+    # advancing into an EZOC
+    eng = _allied([unit("AL-MSU#1", ALLIED, "W2118"), unit("GE-3Aufkl", AXIS, "W2115")], railhead="W2118")
+    with pytest.raises(IllegalAction) as exc:
+        _rail(eng, ["W2117", "W2116"])
+    assert exc.value.rule == "18.2.1" and "EZOC" in str(exc.value)
+    # only the Commonwealth
+    eng = engine_at_movement([unit("AX-MSU#1", AXIS, "W2118")], vars={"railhead": "W2118"})
+    with pytest.raises(IllegalAction) as exc:
+        eng.apply(Action(kind="build_rail", side=AXIS, args={"msu": "AX-MSU#1", "hexes": ["W2117"]}))
+    assert exc.value.rule == "18.2"
+
+
+def test_18_2_ends_at_tobruk(desert):
+    eng = _allied([unit("AL-MSU#1", ALLIED, "C2331")], railhead="C2331")
+    with pytest.raises(IllegalAction) as exc:
+        _rail(eng, ["C2330"])
+    assert exc.value.rule == "18.2" and "Tobruk" in str(exc.value)
+    assert construction.rail_advances(eng.state, ALLIED) == []
+
+
+def test_18_2_enumerable_options_are_accepted(desert):
+    eng = _allied([unit("AL-MSU#1", ALLIED, "W2118")], railhead="W2118")
+    acts = [o.action for o in eng.pending().options if o.action.kind == "build_rail"]
+    assert [a.args["hexes"] for a in acts] == [["W2117"], ["W2117", "W2116"]]
+    eng.apply(acts[1])
+    assert eng.state.vars["railhead"] == "W2116"
+    assert not [o for o in eng.pending().options if o.action.kind == "build_rail"]   # the MSU has been used

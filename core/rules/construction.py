@@ -89,50 +89,165 @@ def apply(eng: Engine, frame: Frame, action: Action) -> None:
         frame.data.setdefault("moved", {})[uid] = 0            # 18.1: the unit may not move
         eng.say(f"{counter_of(u).name} begins an F{level} fort in {u.loc} (18.1)")
         return
-    if action.kind in ("build_rail", "build_road"):
-        rule = "18.2.1" if action.kind == "build_rail" else "18.3.1"
+    if action.kind == "build_rail":
+        build_rail(eng, frame, side, a)
+        return
+    if action.kind == "build_road":
+        rule = "18.3.1"
         msu = st.units.get(str(a.get("msu", "")))
         if msu is None or msu.side != side or supply_kind(msu) != "msu":
             raise IllegalAction("construction needs an MSU of the building side", rule)
-        if action.kind == "build_rail" and (side != "Allied" or counter_of(msu).nationality not in ("AL", "UK", "AU", "NZ", "IN", "SA")):
-            raise IllegalAction("only the Commonwealth player may extend the Egyptian railroad", "18.2")
         if frame.data.get("moved", {}).get(msu.id) is not None:
             raise IllegalAction("the MSU must begin the Movement Phase on the construction marker and not move", rule)
-        key = "railhead" if action.kind == "build_rail" else f"road:{a.get('road')}"
-        if action.kind == "build_road" and a.get("road") not in ROADS:
+        key = f"road:{a.get('road')}"
+        if a.get("road") not in ROADS:
             raise IllegalAction(f"the constructible roads are {', '.join(ROADS)}", "18.3")
-        head = st.vars.get(key) or (msu.loc if action.kind == "build_road" else None)
+        head = st.vars.get(key) or msu.loc
         if head != msu.loc:
-            raise IllegalAction(f"the MSU must be on the {'railhead' if key == 'railhead' else 'road'} marker ({head})", rule)
+            raise IllegalAction(f"the MSU must be on the road marker ({head})", rule)
         gm = tec.current_map()
         h = hex_of(msu)
-        if msu.ogs or h in zoc.zoc_hexes(st, other(side), gm):
-            raise IllegalAction("the construction hex must be in general supply and not in an EZOC", rule)
-        hexes = [Hex.parse(str(x)) for x in (a.get("hexes") or [])]
-        if not 1 <= len(hexes) <= 2:
-            raise IllegalAction("construction advances one or two hexes per Movement Phase", rule)
         ez = zoc.zoc_hexes(st, other(side), gm)
+        if msu.ogs or h in ez:
+            raise IllegalAction("the construction hex must be in general supply and not in an EZOC", rule)
+        hexes = _hexes_arg(a, rule)
         lines = supply.supply_lines(st, side, gm)
         cur = h
         for nx in hexes:
             if cur.distance(nx) != 1:
                 raise IllegalAction(f"{nx.label} does not continue the line from {cur.label} (no skipping ahead)", rule)
-            if action.kind == "build_rail" and nx.g > cur.g:
-                raise IllegalAction("the railroad is built from east to west", "18.2.1")
             if nx in ez or nx not in lines.los:
                 raise IllegalAction(f"the marker and MSU may not be moved OGS or into an EZOC ({nx.label})", rule)
             cur = nx
         st.vars[key] = cur.label
-        if action.kind == "build_road":
-            built = st.vars.setdefault("roads_built", {}).setdefault(str(a.get("road")), [])
-            if not built:
-                built.append(h.label)                  # the road starts at the marker's first hex (18.3)
-            built.extend(x.label for x in hexes)       # consecutive labels: tec.map_for() lays the road
+        built = st.vars.setdefault("roads_built", {}).setdefault(str(a.get("road")), [])
+        if not built:
+            built.append(h.label)                  # the road starts at the marker's first hex (18.3)
+        built.extend(x.label for x in hexes)       # consecutive labels: tec.map_for() lays the road
         msu.loc = cur.label
         frame.data.setdefault("moved", {})[msu.id] = 0
         eng.say(f"{side} construction advances to {cur.label} ({rule})")
         return
     raise IllegalAction(f"{action.kind} is not a construction action", "18.0")
+
+
+# ---------------------------------------------------------------- 18.2 the Egyptian railroad
+CW_NATIONALITIES = ("AL", "UK", "AU", "NZ", "IN", "SA")
+TOBRUK = "C2331"
+
+
+def rail_extension() -> list[str]:
+    """18.2: the printed unfinished railroad, Mersa Matruh (W2118) to Tobruk (C2331), east to west
+    (``core.mapdata`` route ``egyptian_railroad_extension``, hexsides ``rail_unfinished``)."""
+    from core import mapdata
+
+    return [h.label for h in mapdata.load().route("egyptian_railroad_extension")]
+
+
+def railhead(state) -> str:
+    """18.2: the railhead marker (``vars["railhead"]``); without scenario instructions it is at the end of
+    the printed line, Mersa Matruh (G-RAILHEAD)."""
+    return str(state.vars.get("railhead") or rail_extension()[0])
+
+
+def _hexes_arg(a: dict, rule: str) -> list[Hex]:
+    raw = a.get("hexes") or []
+    if not isinstance(raw, list) or not 1 <= len(raw) <= 2:
+        raise IllegalAction("construction advances one or two hexes per Movement Phase", rule)
+    try:
+        return [Hex.parse(str(x)) for x in raw]
+    except Exception as exc:                                   # HexLabelError
+        raise IllegalAction(str(exc), rule) from None
+
+
+def rail_advances(state, side: str) -> list[list[str]]:
+    """The one- and two-hex advances of the railhead :func:`build_rail` would accept now (for options)."""
+    ext = rail_extension()
+    head = railhead(state)
+    if head not in ext:
+        return []
+    i = ext.index(head)
+    return [ext[i + 1:i + 1 + n] for n in (1, 2) if i + n < len(ext)]
+
+
+def build_rail(eng: Engine, frame: Frame, side: str, a: dict) -> None:
+    """18.2 / 18.2.1: a CW MSU on the railhead, which began the Movement Phase there and does not move,
+    advances the railhead one or two hexes along the printed unfinished line, east to west, hex by hex."""
+    msu, cur = check_rail(eng, frame, side, a)
+    eng.state.vars["railhead"] = cur.label
+    msu.loc = cur.label
+    frame.data.setdefault("moved", {})[msu.id] = 0
+    eng.say(f"The Egyptian railroad is completed to {cur.label}; the railhead and the MSU advance (18.2)")
+
+
+def rail_options(eng: Engine, frame: Frame, side: str) -> list[Action]:
+    """Enumerable ``build_rail`` actions (checked like the action itself)."""
+    st = eng.state
+    if side != "Allied":
+        return []
+    head = railhead(st)
+    out = []
+    for m in sorted(u.id for u in st.units_at(head) if u.side == side and supply_kind(u) == "msu"):
+        for hexes in rail_advances(st, side):
+            args = {"msu": m, "hexes": hexes}
+            try:
+                check_rail(eng, frame, side, args)
+            except IllegalAction:
+                continue
+            out.append(Action(kind="build_rail", side=side, args=args))
+    return out
+
+
+def check_rail(eng: Engine, frame: Frame, side: str, a: dict):
+    """The checks of :func:`build_rail` (no change to the state): returns (MSU, new railhead hex)."""
+    st = eng.state
+    rule = "18.2.1"
+    msu = st.units.get(str(a.get("msu", "")))
+    if msu is None or msu.side != side or supply_kind(msu) != "msu":
+        raise IllegalAction("railroad construction needs an MSU of the building side", rule)
+    if side != "Allied" or counter_of(msu).nationality not in CW_NATIONALITIES:
+        raise IllegalAction("only the Commonwealth player may extend the Egyptian railroad, with a CW MSU", "18.2")
+    if frame.data.get("moved", {}).get(msu.id) is not None:
+        raise IllegalAction("the MSU must begin the Movement Phase on the railhead marker and not move", rule)
+    ext = rail_extension()
+    head = railhead(st)
+    if msu.loc != head:
+        raise IllegalAction(f"the CW MSU must be on the railhead marker ({head})", rule)
+    if head not in ext:
+        raise IllegalAction(f"the railhead ({head}) is not on the unfinished railroad printed on the map", "18.2")
+    gm = tec.current_map()
+    ez = zoc.zoc_hexes(st, other(side), gm)
+    h = hex_of(msu)
+    if msu.ogs or h in ez:
+        raise IllegalAction("the railhead hex must be in general supply and not in an EZOC", rule)
+    from core.rules import transport
+
+    enemy = {u.loc for u in st.units.values() if u.side != side}
+    for lab in transport.egyptian_line(st):
+        if lab in enemy or Hex.parse(lab) in ez:
+            raise IllegalAction(f"the railroad from the railhead to Alexandria must be clear of enemy units and EZOC "
+                                f"({lab})", rule)
+    hexes = _hexes_arg(a, rule)
+    from core import mapdata
+
+    md = mapdata.load()
+    lines = supply.supply_lines(st, side, gm)
+    i = ext.index(head)
+    cur = h
+    for k, nx in enumerate(hexes):
+        if i + k + 1 >= len(ext):
+            raise IllegalAction(f"the railroad may be extended only as far as Tobruk ({TOBRUK})", "18.2")
+        want = ext[i + k + 1]
+        if nx.label != want:
+            if nx.label not in ext[i + k + 1:] and md.rail_between(cur, nx) != "rail_unfinished":
+                raise IllegalAction(f"{cur.label}->{nx.label} is not an unfinished railroad hexside printed on the "
+                                    "map; only those may be completed", "18.2")
+            raise IllegalAction(f"construction goes from east to west, continuously: the next hex is {want}, not "
+                                f"{nx.label} (the railhead may not be skipped ahead)", rule)
+        if nx in ez or nx not in lines.los:
+            raise IllegalAction(f"the railhead and MSU may not be moved OGS or into an EZOC ({nx.label})", rule)
+        cur = nx
+    return msu, cur
 
 
 def _complete(eng: Engine, side: str, *, engineers_only: bool) -> None:

@@ -916,6 +916,11 @@ class MovementProcedure(_MoveBase):
         side = frame.data["side"]
         opts = [Option(action=Action(kind="done", side=side), label="End the Movement Phase")]
         opts += sample_moves(eng, frame, side, reaction=False)
+        if side == "Allied" and eng.state.vars.get("railhead") and eng.state.units_at(str(eng.state.vars["railhead"])):
+            from core.rules import construction
+
+            opts += [Option(action=a, label=f"Extend the Egyptian railroad to {a.args['hexes'][-1]} (18.2)")
+                     for a in construction.rail_options(eng, frame, side)]
         return Decision(
             side=side, kind="movement", prompt="Move ground units (13.0); overruns, supply and construction actions",
             rule="4.1 VI.3; 13.0", options=tuple(opts),
