@@ -14,10 +14,10 @@ import importlib
 import re
 from functools import cache
 
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import (
-    QGridLayout, QHBoxLayout, QHeaderView, QLabel, QScrollArea, QSizePolicy, QSplitter, QTableWidget,
+    QGridLayout, QHBoxLayout, QHeaderView, QLabel, QScrollArea, QSplitter, QTableWidget,
     QTableWidgetItem, QVBoxLayout, QWidget,
 )
 

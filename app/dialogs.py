@@ -8,13 +8,13 @@ import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QFont, QTextCursor
+from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QFrame, QHBoxLayout, QLabel, QLineEdit,
     QListWidget, QListWidgetItem, QPushButton, QSpinBox, QSplitter, QTextBrowser, QVBoxLayout, QWidget,
 )
 
-from app import rulesdoc, theme
+from app import rulesdoc
 from app.settings import Settings
 from core import calendar
 from core.decisions import ALLIED, AXIS

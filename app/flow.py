@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QLabel, QLayout, QSizePolicy, QStyle, QWidgetItem
+from PySide6.QtWidgets import QLabel, QLayout, QSizePolicy
 
 
 class FlowLayout(QLayout):

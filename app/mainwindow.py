@@ -7,11 +7,10 @@ sends the chosen action back through :meth:`GameController.act`.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QPoint, QSize, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QIcon, QKeySequence
+from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QGuiApplication, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication, QCheckBox, QDockWidget, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QListWidget,
     QListWidgetItem, QMainWindow, QMenu, QMessageBox, QPushButton, QScrollArea, QSlider, QSplitter, QStatusBar,
@@ -865,7 +864,7 @@ class MainWindow(QMainWindow):
                     continue
                 try:
                     res = self.ctl.query("odds", attackers=units, hex=n.label)
-                except Exception as exc:  # noqa: BLE001 - the engine's refusal is shown as the cell text
+                except Exception:  # noqa: BLE001 - the engine's refusal is shown as the cell text
                     out[n.label] = ("no attack", "#cccccc")
                     continue
                 out[n.label] = (str(res.get("odds", "?")), "#e06666")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QEasingCurve, QPointF, QRectF, QSize, Qt, QTimer, QVariantAnimation, Signal
 from PySide6.QtGui import (
-    QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPainterPathStroker, QPen, QPixmap, QPolygonF, QStaticText,
+    QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPixmap, QPolygonF, QStaticText,
     QTransform,
 )
 from PySide6.QtWidgets import (

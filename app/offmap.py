@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 from typing import Callable
 
-from PySide6.QtCore import QMimeData, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QMimeData, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QDrag, QFont, QFontMetrics, QLinearGradient, QPainter, QPen, QPixmap
-from PySide6.QtWidgets import QApplication, QScrollArea, QSizePolicy, QWidget
+from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
 
 from app import counterart, theme
 from core import calendar

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QKeySequence, QPainter
 from PySide6.QtWidgets import (
     QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy, QSlider, QStyle, QToolButton,
@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
 from app import counterart, theme
 from app.flow import ElidedLabel, FlowLayout
 from core import calendar, sequence
-from core.decisions import ALLIED, AXIS, EITHER, Decision, Option
+from core.decisions import EITHER, Decision
 from core.state import GameState
 
 

@@ -9,7 +9,6 @@ import threading
 import time
 from pathlib import Path
 
-from core.bots import RandomBot
 from core.decisions import Action
 from core.engine import Engine
 from core.game import Game, _RecordedDice

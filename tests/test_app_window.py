@@ -6,13 +6,12 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QPoint, Qt  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
 
 from app import geometry as geo  # noqa: E402
 from core.decisions import Action  # noqa: E402

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.decisions import ALLIED, AXIS, Action, IllegalAction
+from core.decisions import ALLIED, AXIS, IllegalAction
 from core.dice import ScriptedDice
 from core.engine import Engine
 from core.newgame import initial_state

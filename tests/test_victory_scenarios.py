@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 from core import victory
 from core.decisions import ALLIED, AXIS

@@ -360,7 +360,7 @@ def _arrive(eng: Engine, i: dict) -> None:
     # debts of 24.2 b): arriving refit points are forfeited until paid
     if offmap.base_id(unit).endswith("-RP") and side == ALLIED and eng.state.vars.get("rp_debt", 0) > 0:
         eng.state.vars["rp_debt"] -= 1
-        eng.say(f"An arriving Allied refit point is forfeited for an eliminated withdrawal unit (24.2 b)")
+        eng.say("An arriving Allied refit point is forfeited for an eliminated withdrawal unit (24.2 b)")
         return
     fixed = to in (offmap.CRETE, offmap.HERKULES, offmap.FALL_BRAUN, offmap.SICILY) or to.startswith("box:Available")
     loc = to if fixed else offmap.available(side)

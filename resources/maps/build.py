@@ -40,7 +40,7 @@ import numpy as np
 import shapely
 from global_land_mask import globe
 
-from core.hexgrid import DIRECTIONS, Hex, Hexside, all_hexes, maps
+from core.hexgrid import Hex, Hexside, all_hexes, maps
 from resources.maps import geography as geo
 
 HERE = Path(__file__).resolve().parent
