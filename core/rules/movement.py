@@ -626,6 +626,10 @@ class _MoveBase(Procedure):
             u.reserve = False                                  # 13.6: the marker is removed if the unit moves
         u.loc = loc
         frame.data["moved"][uid] = spent
+        if u.training_box:
+            from core.rules import training
+
+            training.check_untrained(eng, u)                   # 8.5.2: on the map before completing training
         if reserve:
             enter_reserve(eng, u, spent, entered_ezoc or uid in frame.data.get("began_in_ezoc", []))
 

@@ -79,9 +79,9 @@ def primary_base_hex(eng: Engine, side: str) -> str:
     """12.2.4: the Axis primary base's hex; the NRV Box for the Allies (22.1)."""
     if side == "Allied":
         return "box:NRV"
-    pb = eng.state.vars.get("primary_base", {}).get("Axis")
-    if pb in eng.state.units:
-        return eng.state.units[pb].loc
+    pb = supply.axis_primary(eng.state)
+    if pb is not None:
+        return pb.loc
     raise IllegalAction("the Axis has no primary base on the map", "12.2.4")
 
 
@@ -130,6 +130,8 @@ def refit_hex(eng: Engine, frame: Frame, side: str, uid: str, rid: str) -> None:
         raise IllegalAction(f"{uid!r} is not a {side} unit", "17.2")
     rp = _rp(eng, rid, side)
     name = counter_of(u).name
+    if side == "Axis" and st.vars.get("primary_base_moved_gt") == st.gt:
+        raise IllegalAction("no Axis refit in the GT the primary base is transferred", "12.2.4")
     if u.steps >= counter_of(u).steps:
         raise IllegalAction(f"{name} is not depleted", "17.2")
     if hex_of(u) is None or hex_of(rp) is None:

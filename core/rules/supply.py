@@ -30,7 +30,7 @@ import msgspec
 from core.counters import all_counters
 from core import sequence
 from core.decisions import Action, Decision, IllegalAction, Option, other
-from core.engine import QUERIES, Engine, Procedure, at_phase_end, auto_step, on_step, procedure
+from core.engine import QUERIES, Engine, Procedure, at_game_start, at_phase_end, auto_step, on_step, procedure
 from core.state import Frame
 from core.hexgrid import Hex
 from core.rules import tec, zoc
@@ -302,9 +302,10 @@ def prefix(side: str) -> str:
 
 def remove_supply_unit(eng: Engine, uid: str, why: str) -> None:
     """Expended or destroyed supply units leave the map (12.2.1: available again next GT)."""
+    pb = axis_primary(eng.state)
     u = eng.state.units.pop(uid)
     eng.state.vars.setdefault("expended", []).append({"unit": uid, "gt": eng.state.gt, "why": why})
-    if eng.state.vars.get("primary_base", {}).get("Axis") == uid:
+    if pb is not None and pb.id == uid:
         primary_base_lost(eng)                                  # 12.2.4
 
 
@@ -335,7 +336,8 @@ def bases_to_ogs(eng: Engine) -> None:
     for u in st.units.values():
         if supply_kind(u) == "base":
             u.active = False
-    pb = st.vars.get("primary_base", {}).get("Axis")
+    pbu = axis_primary(st)
+    pb = pbu.id if pbu is not None else None
     if pb in st.units and (h := hex_of(st.units[pb])) is not None:
         near = {n.label for n in h.neighbours()}
         if any(u.side == "Allied" and u.loc in near and is_combat(u) for u in st.units.values()):
@@ -632,8 +634,49 @@ def activate_base(eng: Engine, side: str, base_id: str) -> None:
 
 # ---------------------------------------------------------------- 12.2.4 primary base
 def axis_primary(state: GameState) -> UnitState | None:
+    """12.2.4: the Axis primary base unit.  The truth is ``vars["primary_base"]["Axis"]`` (a unit id); before it
+    is written (a new game) the base the scenario marks ``primary`` (``flags["primary_base"]``) is it
+    (G-PRIMARY-SYNC)."""
     pb = state.vars.get("primary_base", {}).get("Axis")
-    return state.units.get(pb) if pb else None
+    if pb:
+        return state.units.get(pb)
+    if state.vars.get("primary_base_lost"):
+        return None
+    for u in state.units.values():
+        if u.side == "Axis" and u.flags.get("primary_base") and supply_kind(u) == "base" and hex_of(u) is not None:
+            return u
+    return None
+
+
+def set_axis_primary(state: GameState, uid: str | None) -> None:
+    """Write the Axis primary base everywhere it is kept (G-PRIMARY-SYNC): ``vars["primary_base"]["Axis"]`` (the
+    unit id, the truth) and the strategic rules' ``vars["axis_primary_base"]`` (its hex label)."""
+    prim = dict(state.vars.get("primary_base", {}))
+    u = state.units.get(uid) if uid else None
+    if u is None:
+        prim.pop("Axis", None)
+        state.vars.pop("axis_primary_base", None)
+    else:
+        prim["Axis"] = u.id
+        if hex_of(u) is not None:
+            state.vars["axis_primary_base"] = u.loc
+    state.vars["primary_base"] = prim
+
+
+def sync_primary_base(state: GameState) -> None:
+    """Bring ``vars["axis_primary_base"]`` (and, for a new game, ``vars["primary_base"]``) up to date with the
+    primary base unit; writes nothing when both already agree."""
+    pb = axis_primary(state)
+    if pb is None or hex_of(pb) is None:
+        return
+    if state.vars.get("primary_base", {}).get("Axis") != pb.id or state.vars.get("axis_primary_base") != pb.loc:
+        set_axis_primary(state, pb.id)
+
+
+@at_game_start
+def primary_base_at_start(eng: Engine) -> None:
+    """12.2.4: the scenario's primary base becomes the Axis primary base of the game (G-PRIMARY-SYNC)."""
+    sync_primary_base(eng.state)
 
 
 def relocation_targets(state: GameState, gm: tec.GroundMap | None = None) -> list[str]:
@@ -682,8 +725,7 @@ def relocate_primary(eng: Engine, base_id: str) -> None:
     pb.loc, other_base.loc = new, old
     pb.active = other_base.active = False
     st.vars["primary_base_moved_gt"] = st.gt
-    if "axis_primary_base" in st.vars:
-        st.vars["axis_primary_base"] = new
+    set_axis_primary(st, pb.id)
     eng.say(f"The Axis primary base moves from {old} to {new}, OGS side up; the base there moves to {old} (12.2.4). "
             "This GT all Axis units are OGS unless in emergency supply, and no refit or training")
 
@@ -697,14 +739,12 @@ def primary_base_lost(eng: Engine) -> None:
     die = eng.roll(1, "Axis primary base destroyed: GTs to replace it (12.2.4)")[0]
     gts = (die + 1) // 2
     st.vars["primary_base_lost"] = {"gt": st.gt, "return_gt": st.gt + gts}
-    prim = dict(st.vars.get("primary_base", {}))
-    prim.pop("Axis", None)
-    st.vars["primary_base"] = prim
+    set_axis_primary(st, None)
     gone = []
     for u in sorted(st.units.values(), key=lambda x: x.id):
         if u.side != "Axis":
             continue
-        if u.loc in ("box:Refit:Axis", "box:Destroyed:Axis") or u.training_box > 0 or u.loc.startswith("box:Training"):
+        if u.loc in ("box:Refit:Axis", "box:Destroyed:Axis") or u.loc.startswith(("track:Training", "box:Training")):
             u.loc = "removed"
             u.training_box = 0
             u.flags = dict(u.flags) | {"removed_by": "12.2.4"}
@@ -725,10 +765,8 @@ def place_primary(eng: Engine, hex_label: str) -> str:
         raise IllegalAction(f"{hex_label} is not a friendly port with a capacity of three or more", "12.2.4")
     bid = free_counter_id(st, "AX-Base", "12.2.4")
     st.units[bid] = UnitState(id=bid, side="Axis", loc=hex_label, active=True)
-    st.vars["primary_base"] = dict(st.vars.get("primary_base", {})) | {"Axis": bid}
     st.vars.pop("primary_base_lost", None)
-    if "axis_primary_base" in st.vars:
-        st.vars["axis_primary_base"] = hex_label
+    set_axis_primary(st, bid)
     eng.say(f"The Axis primary base is replaced at {hex_label} (12.2.4)")
     return bid
 
@@ -739,6 +777,8 @@ def primary_base_check(eng: Engine, phase: int) -> None:
     pb = eng.state.vars.get("primary_base", {}).get("Axis")
     if pb and (pb not in eng.state.units or hex_of(eng.state.units[pb]) is None):
         primary_base_lost(eng)
+    else:
+        sync_primary_base(eng.state)
 
 
 @procedure("allocation_supply")
