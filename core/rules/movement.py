@@ -33,7 +33,7 @@ from core import sequence
 from core.decisions import Action, Decision, IllegalAction, Option, other
 from core.engine import CONTINUE, PROCEDURES, QUERIES, Engine, Procedure, on_step, procedure
 from core.hexgrid import Hex, HexLabelError
-from core.rules import supply, tec, zoc
+from core.rules import raiders, supply, tec, zoc
 from core.rules.status import (
     REACTION_PHASES, counter_of, disrupt, has_real_cf, hex_of, is_combat, is_motorized, morale_check,
     movement_allowance, printed_ma, rma, supply_kind, tec_class,
@@ -41,6 +41,7 @@ from core.rules.status import (
 from core.state import Frame, GameState, UnitState
 
 E = tec.EIGHTH
+WADI = frozenset({"wadi"})  # 16.4 guiding
 OVERRUN_COST = 2 * E      # 13.4
 EZOC_COST = 1 * E         # 11.4 a)
 RECON_EXTRA = 2 * E       # 15.3
@@ -158,6 +159,7 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
             if start in _ezoc_for(state, u, _stack_motorized(moving), gm, cache):
                 in_ezoc.add(u.id)
     lines = supply.supply_lines(state, side, gm) if opts.road_march else None
+    guided = raiders.guided_hexes(state, side)
     cur = start
     must_stop: set[str] = set()
     for i, nxt in enumerate(path):
@@ -183,6 +185,8 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
                 cost, rt = 0, "road"
             else:
                 cost, rt = tec.step_cost(gm, cls, cur, nxt)
+                if guided and (cur.label in guided or nxt.label in guided):
+                    cost, rt = tec.step_cost_ignoring(gm, cls, cur, nxt, WADI)     # 16.4 guiding
                 if cost is None:
                     raise IllegalAction(f"{name} ({cls}) may not enter {nxt.label} from {cur.label}: prohibited terrain", "13.3")
                 if opts.lift and supply_kind(u) == "msu" and _carries_division(moving):
@@ -542,6 +546,9 @@ class _MoveBase(Procedure):
                 u = st.units[uid]
                 if uid in frame.data.get("moved", {}):
                     raise IllegalAction(f"{counter_of(u).name} has already moved this phase", "13.1")
+                if raiders.is_chad(u):
+                    raise IllegalAction("the Free French Chad unit enters only at Kufra (oasis_move to "
+                                        f"{raiders.KUFRA})", "16.1")
                 if box == transport.NRV:
                     from core.rules import offmap
 
@@ -1104,6 +1111,7 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
     if enemy_ids is None:
         enemy_ids = cache[("enemy_ids", side)] = {hid(h) for h in enemy_hexes}
     start_id = hid(start)
+    guided = frozenset(hid(Hex.parse(x)) for x in raiders.guided_hexes(state, side))    # 16.4 guiding
     best: dict[tuple[int, str], float] = {}
     out: dict[str, list[str]] = {}
     heap: list[tuple] = [(0.0, 0, start_id, "open", tuple(0 for _ in us), ())]
@@ -1131,6 +1139,8 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
                 s_round = s0
             h_in_ez = not ign and h in ez
             for n, nh, c, r, lab in gm.steps_by_id(classes[0], h):
+                if guided and (h in guided or n in guided):
+                    c, r = tec.step_cost_ignoring(gm, classes[0], tec.hex_of_id(h), nh, WADI)
                 if n in enemy_ids or c is None or (road_march and r != "road"):
                     continue
                 s = s_round if r == "open" else s0
@@ -1175,6 +1185,8 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
                     new.append(sp[k])
                     continue
                 c, r = tables[k][j][2], tables[k][j][3]
+                if guided and (h in guided or n in guided):
+                    c, r = tec.step_cost_ignoring(gm, classes[k], tec.hex_of_id(h), nh, WADI)
                 if c is None or (road_march and r != "road"):
                     ok = False
                     break

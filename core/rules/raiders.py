@@ -27,6 +27,13 @@ from core.state import Frame, GameState, UnitState
 E = tec.EIGHTH
 TRACK_COST = 14 * E          # 16.2, 16.2.1
 PREFIX = "box:Oasis:"
+CHAD = "FF-Chad"             # 16.1: the CW (Free French) Chad unit
+KUFRA = PREFIX + "kufra"
+
+
+def is_chad(u: UnitState | str) -> bool:
+    uid = u if isinstance(u, str) else u.id
+    return uid.split("#", 1)[0] == CHAD
 
 
 def enabled(state: GameState) -> bool:
@@ -105,6 +112,15 @@ def oasis_move(eng: Engine, frame: Frame, side: str, args: dict) -> None:
         raise IllegalAction("the path is empty: name the boxes or hexes entered", "16.2")
     g = links()
     cur = units[0].loc
+    if cur not in g:
+        # 16.1: the Chad unit enters the game (and re-enters after a retreat off the map or a refit) only at Kufra
+        if all(is_chad(u) for u in units) and ":" in cur and not is_box(cur) and cur != "removed":
+            if path[0] != KUFRA:
+                raise IllegalAction("the Free French Chad unit enters only at Kufra", "16.1")
+            g = dict(g)
+            g[cur] = {KUFRA: 0}
+        else:
+            raise IllegalAction(f"{counter_of(units[0]).name} is not on the Oasis Track or a connection hex", "16.2.1")
     spent = {u.id: int(frame.data.get("moved", {}).get(u.id, 0)) for u in units}
     combat_box = None
     for i, nxt in enumerate(path):
@@ -199,7 +215,7 @@ def raid(eng: Engine, frame: Frame, side: str, args: dict) -> None:
         gm = tec.current_map()
         if not any("wadi" in gm.side_terrain(h, n) for n in tec.nbrs(h)):
             raise IllegalAction(f"{h.label} has no wadi hexside", "16.4")
-        st.vars.setdefault("guided", {})[h.label] = {"side": side, "gt": st.gt, "phase": st.phase}
+        st.vars.setdefault("guides", {})[h.label] = {"side": side, "gt": st.gt, "phase": st.phase}
         frame.data.setdefault("moved", {})[u.id] = 0
         eng.say(f"{counter_of(u).name} guides: {side} units ignore the wadi costs into and out of {h.label} (16.4)")
     else:
@@ -207,9 +223,18 @@ def raid(eng: Engine, frame: Frame, side: str, args: dict) -> None:
     done.append(u.id)
 
 
+def guided_hexes(state: GameState, side: str) -> frozenset[str]:
+    """16.4 Guiding: the hexes whose wadi costs ``side`` ignores this phase (``vars["guides"]``)."""
+    g = state.vars.get("guides")
+    if not g:
+        return frozenset()
+    return frozenset(lab for lab, rec in g.items()
+                     if rec.get("side") == side and (rec.get("gt"), rec.get("phase")) == (state.gt, state.phase))
+
+
 def guided_wadi(state: GameState, side: str, a: Hex, b: Hex) -> bool:
     """16.4 Guiding: this phase, ``side`` ignores wadi costs entering or leaving a guided hex."""
-    g = state.vars.get("guided", {})
+    g = state.vars.get("guides", {})
     for lab in (a.label, b.label):
         rec = g.get(lab)
         if rec and rec["side"] == side and (rec["gt"], rec["phase"]) == (state.gt, state.phase):

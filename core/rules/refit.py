@@ -167,7 +167,36 @@ def within_reaction_distance(eng: Engine, u: UnitState, target: Hex) -> bool:
     return target.label in reachable_paths(eng.state, u.side, [u.id], MoveOptions(reaction=True))
 
 
-def refit_from_box(eng: Engine, frame: Frame, side: str, uid: str, rids: list, steps: int, destroyed: bool) -> None:
+def desert_garrison(u: UnitState) -> bool:
+    c = counter_of(u)
+    return c.garrison and c.desert_capable
+
+
+def garrison_places(eng: Engine, side: str) -> list[str]:
+    """16.1: friendly-controlled oasis hexes and Oasis Track boxes (no enemy unit; a friendly unit there or
+    friendly hex control, 2.2.2) where a refitted desert garrison may be placed."""
+    from core.rules import raiders
+
+    st = eng.state
+    if not raiders.enabled(st):
+        return []
+    gm = tec.current_map()
+    cands = set(raiders.links())
+    cands |= {h.label for h, t in gm.terrain.items() if "oasis" in t}
+    out = []
+    for loc in sorted(cands):
+        if ":" not in loc and not gm.on_grid(Hex.parse(loc)):
+            continue
+        here = st.units_at(loc)
+        if any(x.side != side for x in here):
+            continue
+        if any(x.side == side for x in here) or st.control.get(loc) == side:
+            out.append(loc)
+    return out
+
+
+def refit_from_box(eng: Engine, frame: Frame, side: str, uid: str, rids: list, steps: int, destroyed: bool,
+                   to: str = "") -> None:
     st = eng.state
     u = st.units.get(uid)
     if u is None or u.side != side:
@@ -187,6 +216,13 @@ def refit_from_box(eng: Engine, frame: Frame, side: str, uid: str, rids: list, s
         if not near_primary(eng, side, rp):
             raise IllegalAction("the RP must be stacked with or adjacent to the primary base", "17.2 / 12.2.4")
     steps = max(1, min(int(steps or c.steps), c.steps))
+    if to:
+        if not desert_garrison(u):
+            raise IllegalAction(f"only refitted desert garrisons may be placed away from the primary base "
+                                f"({c.name} is not one)", "16.1; 17.2")
+        if to not in garrison_places(eng, side):
+            raise IllegalAction(f"{to} is not a friendly-controlled oasis hex or box (optional desert raider rules)",
+                                "16.1")
     direct = destroyed and c.narrow_refit
     if not destroyed:
         cost = box_cost(u, steps)
@@ -203,7 +239,7 @@ def refit_from_box(eng: Engine, frame: Frame, side: str, uid: str, rids: list, s
         u.loc = refit_box(side)
         eng.say(f"{c.name} moves from the Destroyed Box to the Refit Box (17.2)")
         return
-    u.loc = primary_base_hex(eng, side)
+    u.loc = to or primary_base_hex(eng, side)      # 16.1: a desert garrison may go to a friendly oasis
     u.steps = steps
     u.disrupted = u.ogs = u.isolated = False
     eng.say(f"{c.name} is rebuilt with {steps} step(s) and placed at {u.loc} (17.2)")
@@ -249,7 +285,7 @@ class RefitProcedure(Procedure):
             frame.data["refitted"] = True
         elif action.kind in ("refit_box", "refit_destroyed"):
             refit_from_box(eng, frame, side, str(a.get("unit")), list(a.get("rps") or []), int(a.get("steps") or 0),
-                           destroyed=action.kind == "refit_destroyed")
+                           destroyed=action.kind == "refit_destroyed", to=str(a.get("to") or ""))
             frame.data["refitted"] = True
         else:
             super().apply(eng, frame, action)

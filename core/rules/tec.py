@@ -238,6 +238,21 @@ def _step_cost(gm: GroundMap, cls: str, a: Hex, b: Hex) -> tuple[int | None, str
     return hit
 
 
+def step_cost_ignoring(gm: GroundMap, cls: str, a: Hex, b: Hex, ignore: frozenset[str]) -> tuple[int | None, str]:
+    """:func:`step_cost` with the hexside terrain types in ``ignore`` disregarded (16.4 guiding: wadi)."""
+    if not gm.on_grid(b):
+        return PROHIBITED, "open"
+    hs = Hexside.between(a, b)
+    side = gm.sides.get(hs, frozenset())
+    if not side & ignore:
+        return step_cost(gm, cls, a, b)
+    key = ("cost", cls, gm.hex_terrain(b), side - ignore, gm.lines.get(hs, frozenset()))
+    hit = gm._misc_cache.get(key)
+    if hit is None:
+        hit = gm._misc_cache[key] = _chart_cost(cls, key[2], key[3], key[4])
+    return hit
+
+
 def _chart_cost(cls: str, hex_terrain: frozenset[str], side: frozenset[str],
                 lines: frozenset[str]) -> tuple[int | None, str]:
     if side & HEXSIDE_BLOCK_ALL:
