@@ -184,3 +184,60 @@ def test_7_4_withdrawal_by_exiting_the_map(gm):
     act(eng, "move", units=["UK-KDG"], path=["W2234"], exit="withdraw")
     u = eng.state.units["UK-KDG"]
     assert u.loc == "removed" and u.flags["withdrawn"]
+
+
+# ---------------------------------------------------------------- 13.8 / 22.1 c), d) NRV entries, 7.4 exits
+@pytest.mark.parametrize("uid,entry,mp", [
+    ("UK-2SG", "W1434", 14),               # 22.1 c): the desert track entry costs 14 MP whatever the class
+    ("UK-3LtArm", "W1434", 14),
+    ("UK-2SG", "W2034", 14 * 0.25),        # 22.1 d): 14 primary road hexes, trucked 1/4 MP each
+    ("UK-2SG", "W2234", 14 * 0.25),
+    ("AU-16AusBG", "W2234", 14 * 0.5),     # foot 1/2 MP a road hex
+])
+def test_22_1_nrv_entry_costs(gm, uid, entry, mp):
+    eng = allied_movement([unit(uid, ALLIED, "box:NRV", steps=2)])
+    act(eng, "move", units=[uid], path=[entry], enter="box:NRV")
+    assert eng.state.units[uid].loc == entry
+    assert eng.state.stack[-1].data["moved"][uid] == tec.to_eighths(mp)
+
+
+def test_22_1_c_w1434_needs_14_mp(gm):
+    eng = allied_movement([unit("AU-16AusBG", ALLIED, "box:NRV", steps=2)])     # foot, MA 14
+    act(eng, "move", units=["AU-16AusBG"], path=["W1434"], enter="box:NRV")
+    assert eng.state.stack[-1].data["moved"]["AU-16AusBG"] == 14 * tec.EIGHTH
+    eng = allied_movement([unit("AU-16AusBG", ALLIED, "box:NRV", steps=2)])
+    with pytest.raises(IllegalAction) as exc:                                      # no MP left for W1433
+        act(eng, "move", units=["AU-16AusBG"], path=["W1434", "W1433"], enter="box:NRV")
+    assert exc.value.rule == "13.2"
+    eng = allied_movement([unit("AU-16AusBG", ALLIED, "box:NRV", steps=2, disrupted=True)])   # MA 7
+    with pytest.raises(IllegalAction) as exc:
+        act(eng, "move", units=["AU-16AusBG"], path=["W1434"], enter="box:NRV")
+    assert exc.value.rule == "13.8"
+
+
+def test_22_1_d_road_entry_then_moving_on(gm):
+    gm.add_line(["W2234", "W2233", "W2232"], "primary")
+    eng = allied_movement([unit("UK-2SG", ALLIED, "box:NRV", steps=2)])
+    act(eng, "move", units=["UK-2SG"], path=["W2234", "W2233", "W2232"], enter="box:NRV")
+    assert eng.state.stack[-1].data["moved"]["UK-2SG"] == tec.to_eighths(16 * 0.25)
+
+
+def test_13_8_withdrawal_exit_at_a_map_edge_costs_mp(gm):
+    wd = {"withdrawals": [{"gt": 10, "units": ["UK-KDG", "UK-2SG"], "rule": "test"}]}
+    eng = allied_movement([unit("UK-KDG", ALLIED, "W1033"), unit("UK-2SG", ALLIED, "W1133", steps=2)], vars=wd)
+    assert transport.map_edge(Hex.parse("W1034"), gm) and not transport.map_edge(Hex.parse("W1033"), gm)
+    act(eng, "move", units=["UK-KDG"], path=["W1034"], exit="withdraw")
+    u = eng.state.units["UK-KDG"]
+    assert u.loc == "removed" and u.flags["withdrawn"]
+    assert eng.state.stack[-1].data["moved"]["UK-KDG"] == 2 * tec.EIGHTH            # 1 clear hex + 1 to exit
+    with pytest.raises(IllegalAction) as exc:                                        # not due: no withdrawal
+        eng2 = allied_movement([unit("UK-3LtArm", ALLIED, "W1033", steps=2)], vars=wd)
+        act(eng2, "move", units=["UK-3LtArm"], path=["W1034"], exit="withdraw")
+    assert exc.value.rule == "7.4"
+    # the exit MP count against the allowance: 22 MP spent reaching the edge leaves none to exit
+    path = [f"W{r:02d}33" for r in range(10, 0, -1)] + ["W0134"]
+    eng3 = allied_movement([unit("UK-2SG", ALLIED, "W1133", steps=2)], vars=wd)
+    eng3.state.units["UK-2SG"].disrupted = True                                     # MA 11
+    with pytest.raises(IllegalAction) as exc:
+        act(eng3, "move", units=["UK-2SG"], path=path, exit="withdraw")
+    assert exc.value.rule in ("13.8", "13.2")

@@ -145,11 +145,16 @@ def test_property_random_combats_conserve_steps_and_retreat_legally(seed, defs, 
         now = 0 if u.loc.startswith("box:") else u.steps
         assert 0 <= now <= steps0
         lost += (steps0 - now) * w
-    assert lost == out["attacker_losses"] + out["defender_losses"]      # steps conserved (14.6)
+    # steps conserved (14.6), over every combat fought (an exploitation may overrun, 14.9.3): the `combats` query
+    fought = eng.query("combats")["combats"]
+    assert fought[-1]["hexes"] == [DEF] and fought[-1]["attacker_losses"] == out["attacker_losses"]
+    assert lost == sum(c["attacker_losses"] + c["defender_losses"] for c in fought)
     for x in fr.data.get("retreat_log", []):
         p = x["path"]
         assert len(set(p)) == len(p) and len(p) - 1 <= 6                 # 14.7.2: never the same hex twice
         assert all(Hex.parse(a).distance(Hex.parse(b)) == 1 for a, b in zip(p, p[1:]))
         side = eng.state.units[x["unit"]].side
-        if not out["exploit"]:   # (an exploitation overrun may later clear the hex a unit retreated into)
+        # (an exploitation overrun may later clear the hex a unit retreated into; a unit eliminated at the end
+        # of its retreat, 14.7.1, leaves the hex free for the attacker's own retreat)
+        if not out["exploit"] and not eng.state.units[x["unit"]].loc.startswith("box:"):
             assert not any(v.side != side for v in eng.state.units_at(p[-1]))  # never into enemy units

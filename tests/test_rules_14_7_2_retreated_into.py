@@ -30,7 +30,9 @@ def settle_defaults(eng, stop_at=None):
                   "combat_battlefield_supply": lambda o: not o.action.args.get("attempt"),
                   "combat_def_artillery": lambda o: o.action.args.get("unit") is None,
                   "combat_support": lambda o: o.action.kind == "support_done",
-                  "combat_exploit": lambda o: o.action.kind == "exploit_done"}.get(d.kind, lambda o: True)
+                  "combat_exploit": lambda o: o.action.kind == "exploit_done",
+                  "combat_fleet_strike": lambda o: o.action.args.get("unit") is None,
+                  "overrun_reaction": lambda o: o.action.kind == "done"}.get(d.kind, lambda o: True)
         eng.apply(next((o for o in d.options if prefer(o)), d.options[0]).action)
         n += 1
 

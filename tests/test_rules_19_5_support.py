@@ -45,13 +45,19 @@ def test_19_5_plus_one_within_ten_hexes_of_a_friendly_supplied_airfield():
     assert "C0907" not in combat.friendly_airfields(st, AXIS)
 
 
-def test_20_4_2_fleet_support_on_coastal_hexes_of_its_maps_once_per_phase():
+def test_20_4_2_fleet_support_on_coastal_hexes_of_its_maps_once_per_impulse():
     tec.use_map(desert_map(C0904="sea"))
     st = make_state([("UK-MedFleet", ALLIED, combat.COASTAL_MISSIONS_BOX, 1), ("UK-ForceH", ALLIED, combat.COASTAL_MISSIONS_BOX, 1)])
     assert combat.fleet_support_units(st, ALLIED, "C0803") == ["UK-MedFleet"]     # Force H: Maps A and T
     assert combat.fleet_support_units(st, ALLIED, "C0802") == []                   # not coastal
-    st.units["UK-MedFleet"].flags = {"support_used": combat.phase_tag(st)}
+    st.units["UK-MedFleet"].flags = {"support_used": combat.impulse_tag(st)}
     assert combat.fleet_support_units(st, ALLIED, "C0803") == []
+    # 20.4.2 "one ground support mission each impulse": the first player's Combat Phase (VIII) and his Movement
+    # Phase (VI) share an impulse; the second player's Combat Phase (XI) is the next impulse
+    st.phase = 6
+    assert combat.fleet_support_units(st, ALLIED, "C0803") == []
+    st.phase = 11
+    assert combat.fleet_support_units(st, ALLIED, "C0803") == ["UK-MedFleet"]
 
 
 def test_20_4_2_naval_support_shifts_the_attackers_column_and_the_fleet_checks_damage():

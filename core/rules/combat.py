@@ -440,6 +440,17 @@ def phase_tag(st: GameState) -> str:
     return f"{st.gt}.{st.phase}"
 
 
+def impulse_tag(st: GameState) -> str:
+    """The GT and impulse (4.1) of the current phase: fleets fly one mission each impulse (20.4.2)."""
+    from core import sequence
+
+    try:
+        imp = sequence.phase(st.phase).impulse
+    except Exception:  # noqa: BLE001 - a phase outside the sequence (test states)
+        imp = str(st.phase)
+    return f"{st.gt}:{imp}"
+
+
 #: 19.1.1 / 19.1.2: maps adjoining each map on the board (layout in docs/maps; ruling R-C-AIR-AREA)
 MAP_ADJ = {"A": "T", "T": "AL", "L": "TS", "S": "LC", "C": "SW", "W": "C"}
 AIR_BOX_SUFFIX = ("Superiority", "AvailableNextTurn", "AvailableNext")
@@ -590,8 +601,8 @@ def coastal(label: str) -> bool:
 def fleet_support_units(st: GameState, side: str, label: str) -> list[str]:
     """20.4.2 Ground Unit Support: fleets allocated to coastal missions (in the Coastal Missions Box,
     or ``flags["coastal_mission"]``), not hit or in port after a mission (19.3), on their maps (Med:
-    W and C; Force H: A and T; Malta never), one ground support mission each impulse (ruling
-    R-C-FLEET: each Combat Phase), for or against a defender on a coastal hex."""
+    W and C; Force H: A and T; Malta never), one ground support mission each impulse (``flags["support_used"]``
+    holds the :func:`impulse_tag`), for or against a defender on a coastal hex."""
     if not coastal(label):
         return []
     out = []
@@ -600,11 +611,28 @@ def fleet_support_units(st: GameState, side: str, label: str) -> list[str]:
             continue
         if not (u.loc == COASTAL_MISSIONS_BOX or u.flags.get("coastal_mission")):
             continue
-        if u.flags.get("in_port") or u.flags.get("hit") or u.flags.get("support_used") == phase_tag(st):
+        if u.flags.get("in_port") or u.flags.get("hit") or u.flags.get("support_used") == impulse_tag(st):
             continue
         base = u.id.split("#")[0]
         maps = FLEET_MAPS.get(base, FLEET_MAPS.get(_canon(base), None))
         if maps is not None and label[:1] not in maps:
+            continue
+        out.append(u.id)
+    return out
+
+
+def fleet_strikers(st: GameState, side: str, label: str, busy: Iterable[str] = ()) -> list[str]:
+    """20.4.2: the air units of ``side`` (the Axis) available for a naval strike (19.9.1) on a fleet placed
+    adjacent to ``label`` before a combat: not based, with a naval rating (N), in a holding box whose area of
+    operations holds the hex (19.1), not in a Ghibli-affected hex (21.2.1), not already committed to the combat."""
+    if not air_ok_in(st, label):
+        return []
+    busy = set(busy)
+    out = []
+    for u in sorted(st.units.values(), key=lambda x: x.id):
+        if u.side != side or u.id in busy or info(st, u.id).kind != "air" or u.flags.get("based"):
+            continue
+        if not _counter_field(u.id, "naval") or not air_area_ok(st, u.id, label):
             continue
         out.append(u.id)
     return out
@@ -664,6 +692,12 @@ def preview(st: GameState, attacker_side: str, attackers: list[str], hexes: list
     def_sup = support_shifts(st, view, False)
     g, a, dd = sum(x for x, _ in gen), sum(x for x, _ in att_sup), sum(x for x, _ in def_sup)
     sup_att = {u: view.att_supplied.get(u, True) for u in attackers}
+    sup_def = {u: view.def_supplied.get(u, True) for u in view.defenders}
+    # 14.5: each defender reads the CRT line of its modified morale (ruling R-C-MORALE-LINE)
+    top = charts.crt().max_morale_line
+    def_lines = {u: max(1, min(top, su.effective_morale(st, u, combat_supplied=sup_def[u], desert=is_desert(st.units[u].loc),
+                                                         fort_level_here=fort_level(st, st.units[u].loc))))
+                 for u in view.defenders}
     rows = []
     for die in range(1, 7):
         cd, ca = charts.final_columns(odds.column, die, general=g, attacker_support=a, defender_support=dd)
@@ -671,6 +705,8 @@ def preview(st: GameState, attacker_side: str, attackers: list[str], hexes: list
             "die": die, "defender_column": cd, "attacker_column": ca,
             "defender": {str(m): charts.crt_result(cd, m) for m in range(1, charts.crt().max_morale_line + 1)},
             "attacker": {"supplied": charts.attacker_result(ca, True), "unsupplied": charts.attacker_result(ca, False)},
+            "by_unit": {u: charts.crt_result(cd, def_lines[u]) for u in view.defenders}
+            | {u: charts.attacker_result(ca, bool(sup_att[u])) for u in attackers},
         })
     return {
         "form": form, "hexes": list(hexes), "attackers": list(attackers), "defenders": view.defenders,
@@ -681,7 +717,7 @@ def preview(st: GameState, attacker_side: str, attackers: list[str], hexes: list
         "attacker_shifts": [{"columns": x, "why": w} for x, w in att_sup],
         "defender_shifts": [{"columns": x, "why": w} for x, w in def_sup],
         "general": g, "attacker_support": a, "defender_support": dd,
-        "attackers_supplied": sup_att, "results": rows,
+        "attackers_supplied": sup_att, "defenders_supplied": sup_def, "defender_lines": def_lines, "results": rows,
     }
 
 
@@ -696,12 +732,30 @@ def query_odds(eng: Engine, attackers: list[str], hex: str, form: str = "regular
     side = st.units[attackers[0]].side
     hx = list(hexes or [hex])
     view = combat_view(st, side, attackers, hx, form)
+
+    def per_unit(units: list[str], given: Any, default: bool) -> dict[str, bool]:
+        # 14.5 Important / 12.6: combat supply is declared per hex, so a force may be partly supplied;
+        # ``given`` is a bool for every unit or a dict unit id -> bool (units not named: ``default``)
+        if form in ("overrun",):
+            return {u: gens_supplied(st, u) for u in units}          # 13.4.1: GenS, no combat supply
+        if form == "amphibious" and units is attackers:
+            return {u: True for u in units}                           # 20.5: landing attackers are supplied
+        if isinstance(given, dict):
+            return {u: bool(given.get(u, default)) or info(st, u).garrison for u in units}
+        return {u: bool(given) or info(st, u).garrison for u in units}
+
+    att_sup = kw.get("att_supplied", supplied)
+    def_sup = kw.get("def_supplied", defender_supplied)
     data: dict[str, Any] = {
-        "att_supplied": {u: bool(supplied) if form != "overrun" else gens_supplied(st, u) for u in attackers},
-        "def_supplied": {u: bool(defender_supplied) if form != "overrun" else gens_supplied(st, u) for u in view.defenders},
+        "att_supplied": per_unit(attackers, att_sup, bool(supplied)),
+        "def_supplied": per_unit(view.defenders + list(kw.get("def_art", [])), def_sup, bool(defender_supplied)),
         "att_air": list(kw.get("att_air", [])), "def_air": list(kw.get("def_air", [])),
+        "att_fleet": list(kw.get("att_fleet", [])), "def_fleet": list(kw.get("def_fleet", [])),
+        "def_art": list(kw.get("def_art", [])), "deliberate_extra": list(kw.get("deliberate_extra", [])),
         "at_targets": dict(kw.get("at_targets") or default_at_targets(st, view)),
     }
+    if kw.get("only_defenders") is not None:
+        data["only_defenders"] = list(kw["only_defenders"])
     return preview(st, side, attackers, hx, form, data, line)
 
 
@@ -981,7 +1035,7 @@ class CombatPhase(Procedure):
             return Decision(side=side, kind="combat_order", prompt="Choose the next combat to resolve (14.0)", rule="14.0",
                             options=tuple(Option(action=Action(kind="resolve", side=side, args={"combat": k}),
                                                  label=f"Resolve the attack on {', '.join(combats[k]['hexes'])}")
-                                          for k in left))
+                                          for k in left), context={"combats": _plain(combats)})
         return None
 
     def _start(self, eng: Engine, frame: Frame, k: int) -> None:
@@ -1135,6 +1189,18 @@ class ResolveCombat(Procedure):
             opts.append(Option(action=Action(kind="support_done", side=enemy), label="No (more) support"))
             return Decision(side=enemy, kind="combat_support", prompt="Commit defensive air (max 1) / naval support (19.5, 20.4.2)",
                             rule="19.5; 20.4.2", options=tuple(opts), context=self._ctx(d))
+        if stage == "fleet_strike":
+            fs = d["fleet_strike"]
+            striker = other(st.units[fs["fleet"]].side)
+            cands = [u for u in fleet_strikers(st, striker, d["hexes"][0], d["att_air"] + d["def_air"]) if u not in fs["units"]]
+            opts = [Option(action=Action(kind="fleet_strike", side=striker, args={"unit": u}),
+                           label=f"Strike {info(st, fs['fleet']).name} with {info(st, u).name or u} (19.9.1)") for u in cands]
+            opts.append(Option(action=Action(kind="fleet_strike", side=striker, args={"unit": None}),
+                               label=(f"Resolve the strike with {', '.join(fs['units'])}" if fs["units"] else "No naval strike")))
+            return Decision(side=striker, kind="combat_fleet_strike",
+                            prompt=f"Naval strike on {info(st, fs['fleet']).name} before the combat (20.4.2, 19.9.1)",
+                            rule="20.4.2; 19.9.1", options=tuple(opts), context=self._ctx(d) | {"fleet": fs["fleet"],
+                                                                                                   "strikers": list(fs["units"])})
         if stage == "def_art":
             opts = self._def_art_options(eng, d) if not d.get("def_art_done") else []
             if not opts:
@@ -1257,7 +1323,7 @@ class ResolveCombat(Procedure):
                                     Option(action=Action(kind="battlefield_supply", side=side, args={"attempt": True}),
                                            label="Roll 1d6 for battlefield supply"),
                                     Option(action=Action(kind="battlefield_supply", side=side, args={"attempt": False}),
-                                           label="Do not search")))
+                                           label="Do not search")), context=self._ctx(d))
             if d.get("advance_over"):
                 d["stage"] = "finish"
                 if d.get("exploit") and not d.get("exploited"):
@@ -1308,8 +1374,19 @@ class ResolveCombat(Procedure):
         return True
 
     def _ctx(self, d: dict[str, Any]) -> dict[str, Any]:
-        return {"hexes": d["hexes"], "attackers": d["attackers"], "defenders": d["defenders"], "form": d["form"],
-                "columns": d.get("columns")}
+        """The context of every combat decision (for the GUI): the combat so far, copied (JSON-safe)."""
+        ctx = {"hexes": list(d["hexes"]), "attackers": list(d["attackers"]), "defenders": list(d["defenders"]),
+               "form": d["form"], "side": d.get("side"), "stage": d.get("stage"), "columns": _plain(d.get("columns")),
+               "line": d.get("line"), "att_supplied": dict(d.get("att_supplied", {})),
+               "def_supplied": dict(d.get("def_supplied", {})), "def_results": dict(d.get("def_results", {})),
+               "groups": _plain(d.get("groups", [])), "att_results": dict(d.get("att_results", {})),
+               "loss": _plain(d.get("loss")), "retreat_log": _plain(d.get("retreat_log", [])),
+               "advanced": list(d.get("advanced", [])), "strengths": _plain(d.get("strengths")),
+               "support": {"att_air": list(d.get("att_air", [])), "def_air": list(d.get("def_air", [])),
+                           "att_fleet": list(d.get("att_fleet", [])), "def_fleet": list(d.get("def_fleet", [])),
+                           "def_art": list(d.get("def_art", []))},
+               "lost": _plain(d.get("lost"))}
+        return ctx
 
     # ------------------------------------------------------------------ support (19.5, 20.4.2)
     def _support_options(self, eng: Engine, d: dict[str, Any], who: str, attacking: bool) -> list[Option]:
@@ -1342,6 +1419,32 @@ class ResolveCombat(Procedure):
                     opts.append(Option(action=Action(kind="support", side=who, args={"unit": f}),
                                        label=f"Naval ground support: {info(st, f).name} (1 column, 20.4.2)"))
         return opts
+
+    def _fleet_strike(self, eng: Engine, d: dict[str, Any]) -> None:
+        """20.4.2 / 19.9.1: the strike dice (``air.naval_strike``); a hit fleet gives no support (``flags["hit"]``
+        until its next allocation); the strikers check for mission damage (19.3, 19.9.1)."""
+        st = eng.state
+        fs = d.pop("fleet_strike")
+        d["stage"] = fs["back"]
+        f = fs["fleet"]
+        if not fs["units"]:
+            return
+        from core.rules import air
+
+        hits = air.naval_strike(eng, list(fs["units"]))
+        d.setdefault("fleet_strikes", []).append({"fleet": f, "strikers": list(fs["units"]), "hits": hits})
+        if hits:
+            st.units[f].flags = dict(st.units[f].flags) | {"hit": True}
+            for key in ("att_fleet", "def_fleet"):
+                if f in d[key]:
+                    d[key].remove(f)
+            eng.say(f"The naval strike hits {info(st, f).name} ({hits} hit(s)): it gives no ground support (20.4.2)")
+        else:
+            eng.say(f"The naval strike on {info(st, f).name} misses (19.9.1)")
+        port = any(hex_of(h) in gmap().ports for h in d["hexes"])
+        for a in fs["units"]:
+            r = air.mission_damage(eng, a, city_or_port=port)
+            eng.say(f"{info(st, a).name}: mission damage {r} (19.3)")
 
     def _airfields(self, eng: Engine, d: dict[str, Any], who: str, attacking: bool) -> list[str]:
         """19.5: the side's friendly supplied airfields, traced once per combat (kept in the frame)."""
@@ -1447,7 +1550,7 @@ class ResolveCombat(Procedure):
     def _mark_support_used(self, eng: Engine, d: dict[str, Any]) -> None:
         st = eng.state
         for f in d["att_fleet"] + d["def_fleet"]:
-            st.units[f].flags = dict(st.units[f].flags) | {"support_used": phase_tag(st)}
+            st.units[f].flags = dict(st.units[f].flags) | {"support_used": impulse_tag(st)}
 
     # ------------------------------------------------------------------ losses (14.6)
     def _setup_losses(self, eng: Engine, d: dict[str, Any], defender: bool) -> None:
@@ -1708,6 +1811,7 @@ class ResolveCombat(Procedure):
         self._air_damage(eng, d)
         self._us_experience(eng, d)
         d["outcome"] = out
+        record_combat(eng, d, out)
 
     def _us_experience(self, eng: Engine, d: dict[str, Any]) -> None:
         """ALC-25 c): after a combat in which most Allied steps involved are US, roll 1d6; 5-6: a gain
@@ -1759,6 +1863,18 @@ class ResolveCombat(Procedure):
             else:
                 (d["att_fleet"] if attacking else d["def_fleet"]).append(u)
             eng.say(f"{action.side} commits {info(st, u).name} to ground support ({'19.5' if kind == 'air' else '20.4.2'})")
+            if kind == "fleet" and fleet_strikers(st, other(action.side), d["hexes"][0], d["att_air"] + d["def_air"]):
+                # 20.4.2: "If available, Axis air units may conduct a naval strike against the fleet before
+                # resolving the combat"
+                d["fleet_strike"] = {"fleet": u, "units": [], "back": d["stage"]}
+                d["stage"] = "fleet_strike"
+            return
+        if k == "fleet_strike":
+            fs = d["fleet_strike"]
+            if a.get("unit") is not None:
+                fs["units"].append(a["unit"])
+                return
+            self._fleet_strike(eng, d)
             return
         if k == "support_done":
             d["stage"] = "air_def" if d["stage"] == "air_att" else "def_art"
@@ -1898,6 +2014,62 @@ class ResolveCombat(Procedure):
         d["retreat_hexes"].append({"unit": u, "path": list(e["path"])})
         d["retreat_log"].append({"unit": u, "path": list(e["path"])})
         d["rq"].pop(0)
+
+
+#: state.vars key of the record of finished combats: {"current": {"gt", "phase", "combats": [...]}, "last": {...}}
+COMBAT_RECORD = "combat_record"
+COMBAT_RECORD_MAX = 40          # combats kept per phase (bounded: the state is hashed after every action)
+
+
+def record_combat(eng: Engine, d: dict[str, Any], out: dict[str, Any]) -> None:
+    """Keep the finished combat's outcome for the ``combats`` query: the current phase's combats and the
+    last earlier phase's (overruns are recorded in the Movement Phase they happen in)."""
+    st = eng.state
+    rec = dict(st.vars.get(COMBAT_RECORD) or {})
+    cur = rec.get("current")
+    if not cur or (cur.get("gt"), cur.get("phase")) != (st.gt, st.phase):
+        if cur:
+            rec["last"] = cur
+        cur = {"gt": st.gt, "phase": st.phase, "combats": []}
+    entry = {"side": d["side"], "form": d["form"], "hexes": list(d["hexes"]), "attackers": list(d["attackers"]),
+             "defenders": list(d["defenders"]), "att_supplied": dict(d.get("att_supplied", {})),
+             "def_supplied": dict(d.get("def_supplied", {})), "groups": d.get("groups", [])} | out
+    cur = dict(cur)
+    cur["combats"] = (list(cur["combats"]) + [_plain(entry)])[-COMBAT_RECORD_MAX:]
+    rec["current"] = cur
+    st.vars[COMBAT_RECORD] = rec
+
+
+def query_combats(eng: Engine, phase: str = "current") -> dict[str, Any]:
+    """GUI query ``combats``: the finished combats (outcomes) of the current phase, or of the last earlier
+    phase in which combats were fought (``phase="last"``)."""
+    if phase not in ("current", "last"):
+        raise IllegalAction(f"phase must be 'current' or 'last', not {phase!r}", "14.0")
+    st = eng.state
+    rec = st.vars.get(COMBAT_RECORD) or {}
+    cur = rec.get("current")
+    now = cur is not None and (cur.get("gt"), cur.get("phase")) == (st.gt, st.phase)
+    if phase == "current":
+        got = cur if now else None
+    else:
+        got = rec.get("last") if now else cur
+    if not got:
+        return {"gt": None, "phase": None, "combats": []}
+    return _plain(got)
+
+
+QUERIES["combats"] = query_combats
+
+
+def _plain(x: Any) -> Any:
+    """A JSON-safe deep copy (lists, dicts, numbers, strings; fractions as floats)."""
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if isinstance(x, Fraction):
+        return float(x)
+    return x
 
 
 def outcome_summary(frame: Frame) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from core import charts
 from core.decisions import Action, Decision, IllegalAction, Option, other
-from core.engine import Engine, Procedure, procedure
+from core.engine import PROCEDURES, Engine, Procedure, procedure
 from core.rules import special_units as su
 from core.rules.special_units import info
 from core.state import Frame, GameState
@@ -562,7 +562,7 @@ class Exploitation(Procedure):
     def trace(self, eng: Engine, d: dict[str, Any], units: list[str], path: list[str]):
         """The movement plan of ``units`` along ``path`` (no enemy hex in it), or IllegalAction."""
         from core.hexgrid import Hex, HexLabelError
-        from core.rules import combat, movement
+        from core.rules import combat, movement, tec
         from core.rules.status import is_motorized, rma
         from core.state import GameState as GS
 
@@ -596,6 +596,23 @@ class Exploitation(Procedure):
                               spent0={u: d["spent"].get(u, 0) for u in units}, rma_values=rmas)
         if plan.overrun_at is not None:
             raise IllegalAction(f"{path[plan.overrun_at]} holds enemy units: end the path there to overrun it", "13.4")
+        # 21.1.1 / 21.2.1: winter and Ghibli double the MP costs of exploitation (not along roads)
+        prev = start
+        extra = {u: 0 for u in units}
+        for h in path:
+            for u in units:
+                if plan.loc.get(u) is None:
+                    continue
+                c, _ = tec.step_cost(combat.gmap(), combat.tec_class(st, u), Hex.parse(prev), Hex.parse(h))
+                extra[u] += weather_extra(eng, u, prev, h, c or 0)
+            prev = h
+        for u in units:
+            if extra[u]:
+                plan.spent[u] += extra[u]
+                if plan.spent[u] > rmas[u] * tec.EIGHTH:
+                    raise IllegalAction(f"{u} needs {tec.mp(plan.spent[u]):g} MP with winter/Ghibli costs doubled but its "
+                                        f"RMA is {rmas[u]} (21.1.1, 21.2.1)", "21.1.1")
+                plan.notes.append(f"{u}: +{tec.mp(extra[u]):g} MP for winter/Ghibli (21.1.1, 21.2.1)")
         for u in units:
             if not is_motorized(st.units[u]) and d["hexes_moved"].get(u, 0) + plan.hexes[u] > 1:
                 raise IllegalAction(f"{u} is not motorised: its RMA is one hex (13.2.1)", "13.2.1")
@@ -673,8 +690,17 @@ class Exploitation(Procedure):
                 start = prefix[-1]
             if not combat_overrun_ok(eng, d, units, start, last, self, explain=True):
                 raise IllegalAction(f"{', '.join(units)} may not overrun {last} now", "13.4")
-            d["overrun"] = {"units": units, "hex": last, "cost": d.pop("_ov_cost")}
+            d["overrun"] = {"units": units, "hex": last, "cost": d.pop("_ov_cost"), "terrain": d.pop("_ov_terrain", 0)}
             eng.say(f"{', '.join(units)} overrun {last} during exploitation (14.9.3, 13.4)")
+            away = overrun_reactors(st, units, last)
+            if away and "overrun_reaction" in PROCEDURES:
+                # 13.4.3: the defender may react away before the 2 MP of the overrun are expended (the ground
+                # rules' own procedure, as in normal movement)
+                eng.say(f"{', '.join(info(st, u).name or u for u in away)} may react away from {last} before the "
+                        "overrun (13.4.3)")
+                d["overrun"]["reaction"] = True
+                eng.push("overrun_reaction", hex=last, units=away, attackers=list(units), side=other(d["side"]))
+                return
             eng.push("resolve_combat", attackers=list(units), hex=last, form="overrun", side=d["side"])
             return
         plan, _ = self.trace(eng, d, units, path)
@@ -698,6 +724,22 @@ class Exploitation(Procedure):
         st = eng.state
         d = frame.data
         ov = d.pop("overrun", None)
+        if ov is not None and child.proc == "overrun_reaction":
+            if self._enemy(st, d["side"], ov["hex"]):
+                d["overrun"] = ov
+                eng.push("resolve_combat", attackers=list(ov["units"]), hex=ov["hex"], form="overrun", side=d["side"])
+                return
+            # 13.4.3: every defender reacted away; the units enter the hex paying its terrain cost, not the 2 MP
+            alive = [u for u in ov["units"] if not combat.gone(st, u) and combat.hex_of(st.units[u].loc)]
+            for u in alive:
+                st.units[u].loc = ov["hex"]
+                d["spent"][u] = d["spent"].get(u, 0) + ov.get("terrain", ov["cost"])
+                d["hexes_moved"][u] = d["hexes_moved"].get(u, 0) + 1
+                if ov["hex"] == d["hex"] and u not in d["entered_defending_hex"]:
+                    d["entered_defending_hex"].append(u)
+            eng.say(f"{ov['hex']} is empty after the reaction: the exploiting units enter it without the overrun's "
+                    "2 MP (13.4.3)")
+            return
         if ov is None or child.proc != "resolve_combat":
             return
         out = child.data.get("outcome", {})
@@ -749,14 +791,53 @@ def combat_overrun_ok(eng: Engine, d: dict[str, Any], units: list[str], start: s
         return False
     hq = any(info(st, u).hq for u in units)
     worst = 0
+    terrain_only = 0
     for u in units:
         cost, _ = tec.step_cost(combat.gmap(), combat.tec_class(st, u), combat.hex_of(start), combat.hex_of(target))
         if cost is None:
             return False
+        cost += weather_extra(eng, u, start, target, cost)                  # 21.1.1 / 21.2.1
         total = cost + (0 if hq else movement.OVERRUN_COST)
         if d["spent"].get(u, 0) + total > d["rma"].get(u, rma(st.units[u])) * tec.EIGHTH:
             return False
         worst = max(worst, total)
+        terrain_only = max(terrain_only, cost)
     if explain:
         d["_ov_cost"] = worst
+        d["_ov_terrain"] = terrain_only
     return True
+
+
+def weather_extra(eng: Engine, uid: str, a: str, b: str, cost: int) -> int:
+    """21.1.1 / 21.2.1: the MP added to a step of exploitation (``cost`` eighths, from ``a`` into ``b``) by winter
+    or a Ghibli: the step costs double, except along primary and secondary roads; a wadi hexside in a
+    Map C winter area doubles in winter too.  Weather rules off (``vars["weather_rules"]`` False): none."""
+    from core import calendar
+    from core.rules import combat, tec
+
+    st = eng.state
+    if not cost or not st.vars.get("weather_rules", True):
+        return 0
+    ha, hb = combat.hex_of(a), combat.hex_of(b)
+    if ha is None or hb is None:
+        return 0
+    _, route = tec.step_cost(combat.gmap(), combat.tec_class(st, uid), ha, hb)
+    if route == "road":
+        return 0
+    winter = calendar.is_winter(st.gt) and (combat.winter_area(st, b)
+                                            or (b[:1] == "C" and "wadi" in combat.hexside(a, b)))
+    if winter or combat.ghibli_hex(st, b):
+        return cost
+    return 0
+
+
+def overrun_reactors(st: GameState, movers: list[str], label: str) -> list[str]:
+    """13.4.3: the units in ``label`` that may react away from the overrun (the ground rules' test)."""
+    from core.rules import combat
+
+    try:
+        from core.rules import movement
+
+        return movement.overrun_reactors(st, movers, combat.hex_of(label))
+    except (ImportError, AttributeError):  # pragma: no cover - the ground rules define it
+        return []

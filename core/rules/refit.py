@@ -430,10 +430,11 @@ def upgrade(eng: Engine, frame: Frame, side: str, uid: str, row_i: int, rids: li
             if row.kind == "substitution":
                 placed.append(place(cid, loc, min(u.steps, full)))
                 continue
-            take = min(full, budget)
+            weight = 2 if _divisional(cid) else 1                   # 15.10: a divisional step counts two
+            take = min(full, budget // weight)
             if take > 0:
                 placed.append(place(cid, loc, take))
-                budget -= take
+                budget -= take * weight
             else:
                 placed.append(place(cid, refit_box(side), full))      # 17.3: excess new units to the Refit Box
         u.loc = "removed"
@@ -441,6 +442,12 @@ def upgrade(eng: Engine, frame: Frame, side: str, uid: str, row_i: int, rids: li
     frame.data.setdefault("upgraded", []).extend([uid] + placed)
     eng.say(f"{counter_of(u).name} is upgraded ({row.kind}): {', '.join(f'{p} at {st.units[p].loc}' for p in placed)} "
             "(8.4, 17.3)")
+
+
+def _divisional(cid: str) -> bool:
+    from core.counters import all_counters
+
+    return all_counters()[cid].divisional
 
 
 def all_counters_steps(cid: str) -> int:
