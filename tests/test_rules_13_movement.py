@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings, strategies as hs
 from core.decisions import ALLIED, AXIS, Action, IllegalAction
 from core.dice import ScriptedDice
 from core.engine import PROCEDURES
-from core.hexgrid import Hex
 from core.rules import movement, stacking, tec
 from core.rules.status import hex_of
 from tests.ground_helpers import engine_at_movement, unit

@@ -12,10 +12,9 @@ import pytest
 from core import charts
 from core.decisions import ALLIED, AXIS
 from core.dice import ScriptedDice
-from core.hexgrid import Hex
 from core.rules import combat, tec
 from core.rules.special_units import info, round_half_up
-from tests.rules_combat_kit import act, all_events, desert_map, make_state, start
+from tests.rules_combat_kit import act, desert_map, make_state, start
 
 
 @pytest.fixture(autouse=True)

@@ -42,7 +42,6 @@ def test_16_0_optional_and_16_2_movement(gm):
 
 # ---------------------------------------------------------------- 16.4 missions, 16.3 combat, 16.1 rules
 from core.dice import ScriptedDice                              # noqa: E402
-from core.hexgrid import Hex                                    # noqa: E402
 from core.rules import movement                                 # noqa: E402
 
 ON = {"desert_raiders": True}

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.decisions import ALLIED, AXIS, Action, IllegalAction
+from core.decisions import ALLIED, AXIS, IllegalAction
 from core.dice import ScriptedDice
-from core.rules import air, events
+from core.rules import air
 from tests.test_events_cards import make, put
 
 

@@ -9,7 +9,7 @@ from core.decisions import ALLIED, AXIS, IllegalAction
 from core.dice import ScriptedDice
 from core.hexgrid import Hex
 from core.rules import combat, combat_forms, tec
-from tests.rules_combat_kit import act, desert_map, make_state, start
+from tests.rules_combat_kit import desert_map, make_state, start
 from tests.test_rules_14_7_2_retreated_into import settle_defaults
 
 PORT = "T6017"

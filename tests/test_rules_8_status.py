@@ -6,7 +6,7 @@ import pytest
 
 from core.decisions import ALLIED, AXIS
 from core.dice import ScriptedDice
-from core.rules import status, supply, tec
+from core.rules import status, tec
 from tests.ground_helpers import engine_at_movement, unit
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from core.decisions import ALLIED, AXIS, Action, IllegalAction
-from core.dice import ScriptedDice, SeededDice
+from core.dice import ScriptedDice
 from core.state import Frame
-from core.rules import air, events, met, naval, offmap, reinforcements, strategic_moves, strikes
+from core.rules import air, met, naval, offmap, reinforcements, strategic_moves, strikes
 from tests.test_events_cards import make, put
 
 

@@ -654,7 +654,7 @@ def general_shifts(st: GameState, attacker_side: str, view: CombatView) -> list[
         nats = {info(st, u).nationality for u in view.attackers + view.defenders}
         if "US" in nats and "GE" in nats:
             n = level
-            out.append((n if attacker_side == "Axis" else -n, f"US inexperience, in the Axis favour (ALC-25)"))
+            out.append((n if attacker_side == "Axis" else -n, "US inexperience, in the Axis favour (ALC-25)"))
     return out
 
 
@@ -1795,7 +1795,6 @@ class ResolveCombat(Procedure):
 
     # ------------------------------------------------------------------ finish
     def _finish(self, eng: Engine, d: dict[str, Any]) -> None:
-        st = eng.state
         cleared = bool(self._vacated(eng, d))
         out = {
             "defender_cleared": cleared,

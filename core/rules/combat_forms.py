@@ -563,7 +563,7 @@ class Exploitation(Procedure):
         """The movement plan of ``units`` along ``path`` (no enemy hex in it), or IllegalAction."""
         from core.hexgrid import Hex, HexLabelError
         from core.rules import combat, movement, tec
-        from core.rules.status import is_motorized, rma
+        from core.rules.status import is_motorized
         from core.state import GameState as GS
 
         st = eng.state
@@ -664,7 +664,6 @@ class Exploitation(Procedure):
                                  "rma": d["rma"]})
 
     def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
-        from core.rules import combat
 
         st = eng.state
         d = frame.data

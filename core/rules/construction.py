@@ -16,7 +16,7 @@ from core.engine import Engine, at_phase_end, auto_step
 from core.hexgrid import Hex
 from core.rules import supply, tec, zoc
 from core.rules.status import (
-    MOVEMENT_PHASES, counter_of, disrupt, has_real_cf, hex_of, phasing, printed_ma, supply_kind,
+    MOVEMENT_PHASES, counter_of, has_real_cf, hex_of, phasing, printed_ma, supply_kind,
 )
 from core.state import Frame
 

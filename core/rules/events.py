@@ -489,7 +489,6 @@ def _greek_play(eng: Engine, c: dict, args: dict) -> None:
 
 
 def _greek_each_gt(eng: Engine, c: dict) -> None:
-    from core.rules import met
     # a) the ES +1 per GT in crisis is the card's crisis effect, applied by met.crisis_effects
     if eng.state.gt == 13 and not c.get("gt13_done"):
         c["gt13_done"] = True

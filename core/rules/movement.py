@@ -31,11 +31,11 @@ from typing import Any
 
 from core import sequence
 from core.decisions import Action, Decision, IllegalAction, Option, other
-from core.engine import CONTINUE, PROCEDURES, QUERIES, Engine, Procedure, on_step, procedure
+from core.engine import PROCEDURES, QUERIES, Engine, Procedure, on_step, procedure
 from core.hexgrid import Hex, HexLabelError
 from core.rules import raiders, supply, tec, zoc
 from core.rules.status import (
-    REACTION_PHASES, counter_of, disrupt, has_real_cf, hex_of, is_combat, is_motorized, morale_check,
+    counter_of, disrupt, has_real_cf, hex_of, is_combat, is_motorized, morale_check,
     movement_allowance, printed_ma, rma, supply_kind, tec_class,
 )
 from core.state import Frame, GameState, UnitState
@@ -346,7 +346,7 @@ def parse_move(eng: Engine, frame: Frame, action: Action, reaction: bool) -> Mov
             raise IllegalAction(f"{counter_of(u).name} has already moved this phase; each stack completes its movement "
                                 "before another moves", "13.1")
         if u.captured:
-            raise IllegalAction(f"captured supply may not be moved until its marker is removed", "12.2.7")
+            raise IllegalAction("captured supply may not be moved until its marker is removed", "12.2.7")
         if counter_of(u).kind not in ("combat", "supply") and counter_of(u).unit_type != "refit point":
             raise IllegalAction(f"{counter_of(u).name} is not a ground unit", "13.0")
         units.append(u)

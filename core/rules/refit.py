@@ -29,7 +29,7 @@ from core.decisions import Action, Decision, IllegalAction, Option, other
 from core.engine import Engine, Procedure, on_step, procedure
 from core.hexgrid import Hex
 from core.rules import supply, tec, zoc
-from core.rules.status import counter_of, destroyed_box, hex_of, is_motorized, refit_box, rma
+from core.rules.status import counter_of, destroyed_box, hex_of, is_motorized, refit_box
 from core.state import Frame, UnitState
 
 CW_OTHER = ("AU", "IN", "NZ", "SA")

@@ -303,7 +303,7 @@ def prefix(side: str) -> str:
 def remove_supply_unit(eng: Engine, uid: str, why: str) -> None:
     """Expended or destroyed supply units leave the map (12.2.1: available again next GT)."""
     pb = axis_primary(eng.state)
-    u = eng.state.units.pop(uid)
+    eng.state.units.pop(uid)
     eng.state.vars.setdefault("expended", []).append({"unit": uid, "gt": eng.state.gt, "why": why})
     if pb is not None and pb.id == uid:
         primary_base_lost(eng)                                  # 12.2.4
