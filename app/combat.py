@@ -22,21 +22,23 @@ from app import counterart, theme
 from core.decisions import Decision, Option
 
 #: The decision kinds of the combat procedures (core.rules.combat) the dialog drives.
-COMBAT_KINDS = ("combat_declare", "combat_order", "combat_support", "combat_supply", "combat_anti_tank", "combat_line",
-                "combat_morale", "combat_loss", "combat_retreat", "combat_battlefield_supply", "combat_advance")
+COMBAT_KINDS = ("combat_declare", "combat_recon_split", "combat_recon_assign", "combat_order", "combat_support",
+                "combat_fleet_strike", "combat_def_artillery", "combat_supply", "combat_anti_tank", "combat_line",
+                "combat_morale", "combat_loss", "combat_retreat", "combat_battlefield_supply", "combat_advance",
+                "combat_exploit")
 
 #: The stages of a combat as the dialog's step strip shows them (14.0, 14.1 steps 1-7).
 STAGES = (
-    ("Declaration", ("combat_declare",), ("declare",)),
+    ("Declaration", ("combat_declare", "combat_recon_split", "combat_recon_assign"), ("declare",)),
     ("Order", ("combat_order",), ("order",)),
-    ("Support", ("combat_support",), ("air_att", "air_def")),
+    ("Support", ("combat_support", "combat_fleet_strike", "combat_def_artillery"), ("air_att", "air_def")),
     ("Supply", ("combat_supply", "combat_anti_tank"), ("supply_att", "supply_def", "at_def", "at_att")),
     ("Terrain line", ("combat_line",), ("line",)),
     ("Die roll", (), ("roll",)),
     ("Results", ("combat_morale",), ("m_def", "m_att")),
     ("Losses", ("combat_loss",), ("loss_def", "loss_att")),
     ("Retreats", ("combat_retreat",), ("retreat_def", "retreat_att")),
-    ("Advance", ("combat_advance", "combat_battlefield_supply"), ("advance", "finish")),
+    ("Advance", ("combat_advance", "combat_battlefield_supply", "combat_exploit"), ("advance", "finish")),
 )
 
 
