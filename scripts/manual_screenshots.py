@@ -26,13 +26,48 @@ sys.path.insert(0, str(ROOT))
 #: The pictures this script writes (docs/manual/NAME), in the order they are taken.
 SHOTS = [
     "scenario-picker.png", "main-window-start.png", "setup-targets.png", "hotseat-cover.png",
-    "prompt-options.png", "move-preview.png", "moved.png", "declare-attack.png", "combat-dialog.png",
+    "prompt-options.png", "move-preview.png", "movement-orders.png", "moved.png", "declare-attack.png", "combat-dialog.png",
     "combat-result.png", "supply-overlay.png", "offmap-display.png", "cards-panel.png", "dashboard.png",
     "replay-controls.png", "stack-inspector.png", "hotseat-passwords.png", "host-dialog.png", "join-dialog.png",
     "rules-viewer.png",
 ]
 
 SCENARIO, SEED = "sonnenblume", 1
+
+#: The prompts of the attack on C0603 that chapter 4 quotes, in the order they come.
+COMBAT_PROMPTS = (
+    "Commit offensive air (max 2) / naval support (19.5, 20.4.2)",
+    "Combat supply for your units in C0602 (12.6)",
+    "Combat supply for your units in C0603 (12.6)",
+    "Allied loses 1 more step(s): the opposing player picks the first (14.6)",
+    "300 Oasis: 'm' result - check morale or withdraw 1-3 hexes (14.5)",
+    "Retreat 300 Oasis 0-3 hexes from C0602 (14.7)",
+)
+
+#: Chapter 4's walk from the Allied impulse of GT 10 through GT 11 and its Phase I-XX table: (the prompt the
+#: manual quotes, the button it tells the player to press).  Every decision of the walk must be one of these.
+TURN = [
+    ("Conduct refit operations (17.0)", "No (more) refits"),
+    ("Move ground units (13.0); overruns, supply and construction actions", "End the Movement Phase"),
+    ("Reaction movement (13.5)", "End the Reaction Phase"),
+    ("Declare all attacks before resolving any (14.0)", "No attacks"),
+    ("Events Phase: declare any eligible event (5.0)", "Done: declare no (further) events"),
+    ("No MET track is in play (22.2)", "Done"),
+    ("Air Superiority Phase: no (more) air units to deploy", "Done"),
+    ("Deploy air unit GE-FFAfrika (1 to go)", "GE-FFAfrika: stay in box:AirNA:Axis"),
+    ("Deploy * (* waiting)", "Hold"),
+    ("Reinforcement Phase: done", ": done"),
+    ("The initiative player expends dumps to activate bases", "No (more) base activations"),
+    ("The non-initiative player expends dumps to activate bases", "No (more) base activations"),
+    ("Allocate ocean shipping: nothing (more) to ship", "Done"),
+    ("Allocate naval units: no (more) fleet to allocate", "Done"),
+    ("Strikes on Malta: no (more) air unit can strike Malta", "Done"),
+    ("Allocate air units to ocean naval strikes: no (more) air unit can strike", "Done"),
+    ("Resolve ocean naval strikes: none (more) to resolve", ": done"),
+    ("Conduct training operations (8.5)", ": done"),
+    ("Roll 2d6 for the initiative (DRM *", "Roll for initiative"),
+    ("You have the initiative: be the 1st or the 2nd player?", "Be the 1st player"),
+]
 AXIS_STACK, TARGET, KDG = "C0702", "C0602", "C0603"
 
 
@@ -80,6 +115,12 @@ def expect(ctl, prompt: str, rule: str | None = None, options: tuple[str, ...] =
     assert all(o in labels for o in options), f"the manual quotes the options {options}; offered: {labels}"
 
 
+def expect_hint(win, start: str) -> None:
+    """The manual quotes the prompt line's hint: stop if the app now says something else."""
+    got = win.prompt.hint.text()
+    assert got.startswith(start), f"the manual quotes the hint {start!r}; the app shows {got!r}"
+
+
 def reveal(win) -> bool:
     """Pass the hotseat cover (the next player clicks 'I am the … player — show the map')."""
     if win.cover.isVisible():
@@ -92,6 +133,26 @@ def show_hex(win, label: str, zoom: float) -> None:
     win.tabs.setCurrentIndex(0)
     win.view.set_zoom(zoom)
     win.view.centre_on_hex(label)
+
+
+def walk_turn(win, ctl) -> None:
+    """Play from the end of the Axis attack to GT 12 pressing the buttons chapter 4 names; stop if a
+    prompt is not one the manual quotes.  Prints the prompts met (for the Phase I-XX table)."""
+    from fnmatch import fnmatchcase
+
+    start = ctl.state().gt
+    for _ in range(300):
+        reveal(win)
+        d = ctl.pending()
+        st = ctl.state()
+        if d is None or st.gt > start + 1:
+            break
+        hit = next((b for p, b in TURN if fnmatchcase(d.prompt, p)), None)
+        assert hit is not None, f"GT {st.gt}: the manual does not quote the prompt {d.prompt!r} ({d.rule}), " \
+                                f"options {[o.label for o in d.options]}"
+        print(f"  GT {st.gt} {d.side:6} {d.prompt}  [{d.rule}] -> {hit}")
+        choose(win, hit)
+    assert ctl.state().gt == start + 2, f"the walk stopped in GT {ctl.state().gt}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -155,15 +216,28 @@ def main(argv: list[str] | None = None) -> int:
     reveal(win)
 
     # ---- Phase XII: refit (17.0), then the Movement Phase prompt with its options
-    expect(ctl, "Conduct refit operations (17.0)")
+    expect(ctl, "Conduct refit operations (17.0)", options=("No (more) refits",))
+    expect_hint(win, "Choose on the map: refit_hex, refit_box")
     choose(win, "No (more) refits")
     expect(ctl, "Move ground units (13.0); overruns, supply and construction actions")
+    expect_hint(win, "Click one of your stacks, then a reachable hex to move it; the Movement orders panel has its "
+                     "other orders: create base, emergency supply, destroy supply")
     # ---- select the Axis stack, hover the target: reachable hexes with MP and the route
     win.hex_clicked(AXIS_STACK, Qt.LeftButton)
     win._hovered(TARGET)
     show_hex(win, "C0703", 1.25)
     sh.save(win.view, "move-preview.png")
-    sh.save(win.dock_inspector, "stack-inspector.png")
+    assert win.orders.isVisible() and len(win.orders.checks) == 7, "the Movement orders panel lists the stack's 7 units"
+    assert all(cb.isChecked() for cb in win.orders.checks.values()), "all units are checked by default"
+    win.dock_inspector.setMinimumWidth(430)
+    win.orders_scroll.setMinimumHeight(win.orders.sizeHint().height() + 4)
+    sh.settle()
+    sh.save(win.orders, "movement-orders.png")
+    win.orders_scroll.setMinimumHeight(0)
+    win.orders_scroll.hide()                             # the inspector alone, at its full height
+    sh.save(win.inspector, "stack-inspector.png")
+    win.orders_scroll.show()
+    win.dock_inspector.setMinimumWidth(0)
     win.hex_clicked(TARGET, Qt.LeftButton)               # one click: the engine's route
     win._hovered("")
     assert ctl.state().units["GE-5Pz"].loc == TARGET, ctl.state().units["GE-5Pz"].loc
@@ -202,11 +276,14 @@ def main(argv: list[str] | None = None) -> int:
               "combat_support": ("No (more)",), "combat_battlefield_supply": ("Do not search",),
               "combat_morale": ("take the morale check",), "combat_retreat": ("end the retreat",)}
     shot_dialog = False
+    seen: list[str] = []
     for _ in range(60):
         reveal(win)
         d = ctl.pending()
         if d is None or not d.kind.startswith("combat_"):
             break
+        seen.append(d.prompt)
+        assert win.combat_dlg.isVisible() or win.cover.isVisible() or shot_dialog, f"no combat dialog for {d.kind}"
         info = win.combat_dlg.info
         rolled = bool(info and info.frame and info.frame.get("die"))
         if not shot_dialog and (rolled or d.kind in ("combat_loss", "combat_morale", "combat_retreat", "combat_advance")):
@@ -225,6 +302,9 @@ def main(argv: list[str] | None = None) -> int:
     if not shot_dialog:
         win.combat_dlg.show()
         sh.save(win.combat_dlg, "combat-dialog.png")
+    for quoted in COMBAT_PROMPTS:                        # chapter 4 quotes these, in this order
+        assert quoted in seen, f"the manual quotes the combat prompt {quoted!r}; the engine asked {seen}"
+    assert [seen.index(q) for q in COMBAT_PROMPTS] == sorted(seen.index(q) for q in COMBAT_PROMPTS), seen
     reveal(win)
     assert ctl.state().units["UK-KDG"].loc.startswith("box:"), ctl.state().units["UK-KDG"].loc   # the manual says so
     if win.combat_dlg.isVisible():                       # the dialog keeps the outcome, buttons gone
@@ -290,6 +370,9 @@ def main(argv: list[str] | None = None) -> int:
     join.show()
     sh.save(join, "join-dialog.png")
     join.close()
+
+    # ---- chapter 4's walk on: the Allied impulse of GT 10, then GT 11 phase by phase (the table)
+    walk_turn(win, ctl)
 
     win.close()
     sh.settle(1)
