@@ -150,6 +150,10 @@ def walk_turn(win, ctl) -> None:
         hit = next((b for p, b in TURN if fnmatchcase(d.prompt, p)), None)
         assert hit is not None, f"GT {st.gt}: the manual does not quote the prompt {d.prompt!r} ({d.rule}), " \
                                 f"options {[o.label for o in d.options]}"
+        if d.prompt == "Deploy AX-Dump#1 (7 waiting)":
+            expect(ctl, d.prompt, options=("Hold AX-Dump#1 off-map (7.1)", "AX-Dump#1 to C0701", "AX-Dump#1 to box:Italy"))
+        if d.kind == "events":
+            assert any(o.label.startswith("Play A") for o in d.options), [o.label for o in d.options]
         print(f"  GT {st.gt} {d.side:6} {d.prompt}  [{d.rule}] -> {hit}")
         choose(win, hit)
     assert ctl.state().gt == start + 2, f"the walk stopped in GT {ctl.state().gt}"
