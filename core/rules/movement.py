@@ -463,15 +463,14 @@ def _sampled_far(state: GameState, side: str, uid: str, opts: MoveOptions, cache
     hit = _FAR_CACHE.get(key)
     if hit is None:
         paths = reachable_paths(state, side, [uid], opts, max_nodes=300, cache=cache)
-        n = 8 if opts.reaction else 3
-        hit = tuple((lab, tuple(p)) for lab, p in sorted(paths.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:n])
+        hit = tuple((lab, tuple(p)) for lab, p in sorted(paths.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:8])
         if len(_FAR_CACHE) >= _FAR_CACHE_MAX:
             _FAR_CACHE.pop(next(iter(_FAR_CACHE)))
         _FAR_CACHE[key] = hit
-    if not opts.reaction:
-        return hit
-    # 13.5: a reacting unit may enter an EZOC only next to a friendly unit -- friendly positions are not
-    # part of the search (nor of its key), so each candidate is traced against the state as it is
+    # Friendly positions are not part of the search (nor of its key), yet 13.5 (a reacting unit enters an
+    # EZOC only next to a friendly unit) and 11.4 b (a zero or parenthesised CF unit enters an EZOC only
+    # with, or into a hex holding, a real-CF unit) depend on them: each candidate is traced against the
+    # state as it is, so every offered move is one the `move` action accepts.
     out = []
     for lab, p in hit:
         try:

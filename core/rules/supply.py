@@ -368,7 +368,13 @@ def capture_supply(eng: Engine, hex_label: str, captor: str, *, hq: bool) -> Non
             eng.say(f"{die}{' -1 HQ (15.6)' if hq else ''}: the {kind} is destroyed (12.2.7)")
             continue
         new_cid = f"{prefix(captor)}-{'MSU' if kind == 'msu' else 'Dump'}"
-        nid = free_counter_id(st, new_cid, "12.2.7")
+        try:
+            nid = free_counter_id(st, new_cid, "12.2.7")
+        except IllegalAction:
+            # 2.4: the counter mix is a hard limit; with no free counter the capture yields nothing (R-CAPTURE-MIX)
+            eng.say(f"{die}: the {kind} would be captured, but every {captor} "
+                    f"{'MSU' if kind == 'msu' else 'dump'} counter is in play; it is destroyed (2.4, 12.2.7)")
+            continue
         nu = UnitState(id=nid, side=captor, loc=hex_label)
         if kind != "msu":
             nu.captured = True
