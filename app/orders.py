@@ -12,7 +12,8 @@ rule.  The panel holds:
   movement are passed to the engine's ``reachable``/``route`` queries for the preview;
 * **orders** — reserve (13.6), create a base (12.2.3), emergency supply (12.7), destroy supply (12.2.5),
   base transfer (12.2.3), forts (18.1), railroad and road construction (18.2, 18.3), rail movement (13.7),
-  coastal shipping (20.3), air landing (13.7 e), entering the map from a box (13.8).  An order with
+  coastal shipping (20.3), air landing (13.7 e), entering the map from a box (13.8); with the optional desert
+  raider rules (16.0) Oasis Track moves (16.2) and raider missions (16.4).  An order with
   arguments opens a small form; hex arguments are picked by clicking the map.
 """
 
@@ -44,11 +45,64 @@ ORDERS = [
     ("rail", "Rail move…", "13.7", "Rail lift: 3 MP regardless of distance (13.7)"),
     ("coastal_ship", "Coastal shipping…", "20.3", "Ship the checked units from this port to another friendly port (20.3)"),
     ("air_land", "Air landing…", "13.7 e)", "Air-land the checked units from an airlift box at an airfield or city (13.7 e)"),
+    ("oasis_move", "Oasis Track…", "16.2", "Move desert-capable units along the Oasis Track, 14 MP a link "
+                                           "(optional desert raider rules, 16.2)"),
+    ("raid", "Raider mission…", "16.4", "A desert raider raids an enemy supply unit or airfield, or guides "
+                                        "across a wadi (optional desert raider rules, 16.4)"),
     ("enter", "Enter the map…", "13.8", "Bring the checked units from the selected box onto the map: pick the entry hex, "
                                         "then the hexes entered (13.8)"),
 ]
 
 NRV = "box:NRV"
+RAIDER_ORDERS = ("oasis_move", "raid")
+MISSIONS = [("Supply raid on an adjacent MSU or dump", "supply"),
+            ("Airfield raid on an adjacent enemy airfield", "airfield"),
+            ("Guiding across a wadi hexside (does not move)", "guiding")]
+
+
+def _raiders_enabled(st) -> bool:
+    """The engine's own test of the optional desert raider rules (16.0)."""
+    if st is None:
+        return False
+    try:
+        from core.rules import raiders
+
+        return raiders.enabled(st)
+    except Exception:  # noqa: BLE001 - no raider module: no raider orders
+        return False
+
+
+def track_routes(start: str) -> list[tuple[str, list[str], int]]:
+    """The Oasis Track nodes reachable from ``start`` with the fewest links: (node, path, MP).  Only a picker's
+    list — the engine judges the move (MA, enemy boxes, desert capability)."""
+    try:
+        from core.rules import raiders, tec
+    except Exception:  # noqa: BLE001
+        return []
+    g = raiders.links()
+    if start not in g:
+        # 16.1: the Chad unit enters at Kufra; the engine refuses anyone else
+        return [(raiders.KUFRA, [raiders.KUFRA], 0)]
+    seen = {start: ([], 0)}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for a in frontier:
+            path, mp = seen[a]
+            for b, cost in sorted(g.get(a, {}).items()):
+                if b not in seen:
+                    seen[b] = (path + [b], mp + cost)
+                    nxt.append(b)
+        frontier = nxt
+    return [(n, p, int(tec.mp(mp))) for n, (p, mp) in sorted(seen.items(), key=lambda kv: (kv[1][1], kv[0]))
+            if n != start]
+
+
+def node_name(node: str) -> str:
+    """``box:Oasis:zella`` → ``Zella box``; a hex label stays."""
+    if node.startswith("box:Oasis:"):
+        return node.split(":")[-1].replace("_", " ").title() + " box"
+    return node
 
 
 def unit_name(uid: str, st=None) -> str:
@@ -86,6 +140,25 @@ def is_combat(uid: str) -> bool:
 
 def is_supply(uid: str) -> bool:
     return _kind(uid)[0] == "supply"
+
+
+def _is_raider(uid: str) -> bool:
+    c = counterart.lookup(uid)
+    return getattr(c, "move_class", "") == "raider"
+
+
+def _neighbour_labels(h) -> list[str]:
+    return [n.label for n in h.neighbours()]
+
+
+def _airfield(label: str) -> bool:
+    try:
+        from core import mapdata
+        from core.hexgrid import Hex
+
+        return bool(mapdata.load().airfield(Hex.parse(label)))
+    except Exception:  # noqa: BLE001 - no map data: the hex is listed without the word
+        return False
 
 
 def is_rp(uid: str) -> bool:
@@ -147,6 +220,7 @@ class OrderForm(QGroupBox):
             w = QComboBox()
             w.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
             w.setMinimumContentsLength(14)
+            w.currentIndexChanged.connect(lambda _i: self.refill())     # later choices may depend on this one
         elif f.kind == "spin":
             w = QSpinBox()
             w.setRange(f.lo, f.hi)
@@ -208,14 +282,16 @@ class OrderForm(QGroupBox):
                 i = w.findData(cur)
                 w.setCurrentIndex(i if i >= 0 else 0)
                 w.blockSignals(False)
+                vals[f.key] = w.currentData()          # the fields after this one see it
             else:
+                was = {cb.property("value"): cb.isChecked() for cb in w.findChildren(QCheckBox) if cb.isEnabled()}
                 for cb in w.findChildren(QCheckBox):
                     cb.setParent(None)
                     cb.deleteLater()
                 for c in choices:
                     cb = QCheckBox(c[0])
                     cb.setProperty("value", c[1])
-                    cb.setChecked(bool(c[2]) if len(c) > 2 else False)
+                    cb.setChecked(was[c[1]] if c[1] in was else (bool(c[2]) if len(c) > 2 else False))
                     cb.toggled.connect(lambda _on: self._update_send())
                     w.layout().addWidget(cb)
                 if not choices:
@@ -486,10 +562,12 @@ class MovementOrders(QFrame):
 
     def _update_buttons(self) -> None:
         have = bool(self.checked_units())
+        raiders_on = _raiders_enabled(self.win.ctl.state())
         for kind, b in self.order_buttons.items():
             k = "move" if kind == "enter" else kind
-            b.setEnabled(k in self.free and bool(self.where))
-            b.setVisible(k in self.free)
+            offered = k in self.free and (raiders_on or kind not in RAIDER_ORDERS)
+            b.setEnabled(offered and bool(self.where))
+            b.setVisible(offered)
         for cb in (self.road, self.forced, self.night, self.lift):
             cb.setEnabled("move" in self.free)
         self.lift_row.setVisible(self.lift.isChecked())
@@ -673,6 +751,40 @@ class MovementOrders(QFrame):
                 return {"units": v["units"], "to": to}
 
             return self._open(OrderForm(self, kind, f"{title} ({rule})", fields, build))
+        if kind == "oasis_move":
+            st = self.win.ctl.state()
+            start = where if where else ""
+            routes = track_routes(start)
+            choices = [(f"{node_name(n)} — {' → '.join(node_name(x) for x in p)} ({mp} MP)", p) for n, p, mp in routes]
+            return self._open(OrderForm(self, kind, f"{title} ({rule})", [
+                Field("units", "Units:", "checks", [(unit_name(u, st), u, True) for u in units]),
+                Field("path", "To:", "combo", choices)], lambda v: {"units": v["units"], "path": list(v["path"] or [])}))
+        if kind == "raid":
+            st = self.win.ctl.state()
+
+            def targets(v):
+                uid = v.get("unit")
+                mission = v.get("mission")
+                u = st.units.get(uid or "")
+                if u is None or mission == "guiding":
+                    return [("— none (the raider's own hex)", None)]
+                from core.hexgrid import Hex, HexLabelError
+
+                try:
+                    h = Hex.parse(u.loc)
+                except (HexLabelError, ValueError):
+                    return []
+                near = sorted(_neighbour_labels(h))
+                if mission == "supply":
+                    return [(f"{unit_name(o.id, st)} in {o.loc}", o.id) for o in sorted(st.units.values(), key=lambda x: x.id)
+                            if o.side != self.side and o.loc in near and is_supply(o.id) and not is_base(o.id)]
+                return [(f"Airfield {lab}" if _airfield(lab) else lab, lab) for lab in near]
+
+            return self._open(OrderForm(self, kind, f"{title} ({rule})", [
+                Field("unit", "Raider:", "combo", self._here(_is_raider)),
+                Field("mission", "Mission:", "combo", MISSIONS),
+                Field("target", "Target:", "combo", targets, optional=True)],
+                lambda v: {k: x for k, x in v.items() if x is not None}))
         if kind == "enter":
             box = where
 

@@ -1,0 +1,175 @@
+"""Desert raider orders in the Movement orders panel (16.2 Oasis Track, 16.4 missions) and readable log lines
+for every action kind (pytest-qt, offscreen)."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import Qt  # noqa: E402
+
+from app import geometry as geo  # noqa: E402
+
+pytestmark = pytest.mark.gui
+
+# the Axis Movement Phase of GT 10 (the optional desert raider rules are switched on by the test):
+# 300 Oasis in the Hon box, I/Sahara next to an Allied MSU
+RAIDERS = """
+id = "app-raiders"
+number = 96
+section = "test"
+title = "Test desert raider orders (GUI)"
+start_gt = 10
+start_phase = 6
+end_gt = 11
+initiative = "Axis"
+surprise = false
+maps = ["C"]
+
+[[setup]]
+unit = "AX-Base"
+at = "C0701"
+active = true
+primary = true
+
+[[setup]]
+unit = "GE-300Oasis"
+at = "box:Oasis:hon"
+
+[[setup]]
+unit = "IT-ISahara"
+at = "C0708"
+
+[[setup]]
+unit = "AL-MSU"
+at = "C0709"
+
+[[setup]]
+unit = "UK-KDG"
+at = "C0710"
+"""
+
+
+@pytest.fixture
+def dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("DFD_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("DFD_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("DFD_LOG_DIR", str(tmp_path / "log"))
+    return tmp_path
+
+
+@pytest.fixture
+def win(qtbot, dirs):
+    from app.mainwindow import MainWindow
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1366, 740)
+    w.show()
+    return w
+
+
+def pass_cover(qtbot, w) -> None:
+    if w.cover.isVisible():
+        qtbot.mouseClick(w.cover.button, Qt.LeftButton)
+
+
+def click_hex(qtbot, w, label: str) -> None:
+    rec = geo.rec_of(label)
+    w.tabs.setCurrentIndex(0)
+    w.view.set_zoom(1.0)
+    w.view.centerOn(rec.x, rec.y)
+    qtbot.mouseClick(w.view.viewport(), Qt.LeftButton, pos=w.view.mapFromScene(rec.x, rec.y))
+
+
+def raider_game(qtbot, w, dirs, monkeypatch, on: bool = True) -> None:
+    import core.game
+    import core.newgame
+
+    real = core.newgame.initial_state
+
+    def with_raiders(sc, seed):
+        st = real(sc, seed)
+        if on:
+            st.vars["desert_raiders"] = True
+        return st
+
+    monkeypatch.setattr(core.game, "initial_state", with_raiders)
+    path = dirs / "raiders.toml"
+    path.write_text(RAIDERS)
+    w.ctl.new_game(dirs / "r.dfd", str(path), seed=3)
+    pass_cover(qtbot, w)
+    if w.ctl.pending().kind == "refit":
+        qtbot.mouseClick(next(b for b in w.prompt.buttons if "No (more) refits" in b.text()), Qt.LeftButton)
+        pass_cover(qtbot, w)
+    assert w.ctl.pending().kind == "movement"
+
+
+def test_raider_orders_hidden_without_the_optional_rule(qtbot, win, dirs, monkeypatch):
+    raider_game(qtbot, win, dirs, monkeypatch, on=False)
+    click_hex(qtbot, win, "C0708")
+    assert win.orders.isVisible()
+    assert win.orders.order_buttons["raid"].isHidden() and win.orders.order_buttons["oasis_move"].isHidden()
+
+
+def test_oasis_track_move_and_raider_mission_through_the_order_panel(qtbot, win, dirs, monkeypatch):
+    w = win
+    raider_game(qtbot, w, dirs, monkeypatch)
+    refusals: list[tuple[str, str]] = []
+    w.ctl.refused.connect(lambda r, rule: refusals.append((r, rule)))
+    # 16.2: select the Hon box; the Oasis Track order lists the track's nodes with the path and MP
+    w._box_clicked("box:Oasis:hon")
+    assert w.orders.isVisible() and list(w.orders.checks) == ["GE-300Oasis"]
+    b = w.orders.order_buttons["oasis_move"]
+    assert b.isVisible() and b.isEnabled()
+    qtbot.mouseClick(b, Qt.LeftButton)
+    form = w.orders.form
+    assert form is not None and form.kind == "oasis_move"
+    combo = form.widgets["path"]
+    texts = [combo.itemText(i) for i in range(combo.count())]
+    assert any(t.startswith("Zella box") and "14 MP" in t for t in texts), texts
+    # too far for the MA: the engine refuses, the form shows its reason and rule
+    far = max(range(combo.count()), key=lambda i: len(combo.itemData(i)))
+    combo.setCurrentIndex(far)
+    n = len(refusals)
+    qtbot.mouseClick(form.send, Qt.LeftButton)
+    assert len(refusals) == n + 1 and refusals[-1][1] == "16.2"
+    assert "16.2" in form.note.text() and refusals[-1][0] in form.note.text()
+    # Zella: accepted, the unit is in the Zella box and the log line is the engine's sentence
+    combo.setCurrentIndex(combo.findData(["box:Oasis:zella"]))
+    qtbot.mouseClick(form.send, Qt.LeftButton)
+    assert w.ctl.state().units["GE-300Oasis"].loc == "box:Oasis:zella"
+    last = w.ctl.log()[-1]
+    assert last.action.kind == "oasis_move" and last.action.args == {"units": ["GE-300Oasis"], "path": ["box:Oasis:zella"]}
+    # 16.4: I/Sahara raids the Allied MSU next to it
+    click_hex(qtbot, w, "C0708")
+    b = w.orders.order_buttons["raid"]
+    assert b.isVisible() and b.isEnabled()
+    qtbot.mouseClick(b, Qt.LeftButton)
+    form = w.orders.form
+    assert form.kind == "raid" and form.widgets["unit"].currentData() == "IT-ISahara"
+    # guiding: no target; C0708 has no wadi hexside on this map data, or the engine accepts — either is the engine's
+    form.widgets["mission"].setCurrentIndex(form.widgets["mission"].findData("supply"))
+    tgt = form.widgets["target"]
+    assert [tgt.itemData(i) for i in range(tgt.count())] == [next(u for u in w.ctl.state().units if u.startswith("AL-MSU"))]
+    form.widgets["mission"].setCurrentIndex(form.widgets["mission"].findData("airfield"))
+    assert tgt.count() == 6                       # the six neighbours; the engine judges the airfield
+    n = len(refusals)
+    qtbot.mouseClick(form.send, Qt.LeftButton)    # not an enemy airfield: refused with 16.4
+    assert len(refusals) == n + 1 and refusals[-1][1] == "16.4" and "16.4" in form.note.text()
+    form.widgets["mission"].setCurrentIndex(form.widgets["mission"].findData("supply"))
+    qtbot.mouseClick(form.send, Qt.LeftButton)
+    last = w.ctl.log()[-1]
+    assert last.action.kind == "raid" and last.action.args["mission"] == "supply"
+    assert last.action.args["unit"] == "IT-ISahara" and last.action.args["target"].startswith("AL-MSU")
+    # a second mission this phase: refused by the engine (16.4)
+    click_hex(qtbot, w, "C0708")
+    qtbot.mouseClick(w.orders.order_buttons["raid"], Qt.LeftButton)
+    w.orders.form.widgets["mission"].setCurrentIndex(w.orders.form.widgets["mission"].findData("supply"))
+    qtbot.mouseClick(w.orders.form.send, Qt.LeftButton)
+    assert refusals[-1][1] == "16.4" and "already" in refusals[-1][0]
