@@ -743,6 +743,17 @@ class Exploitation(Procedure):
             return
         out = child.data.get("outcome", {})
         alive = [u for u in ov["units"] if not combat.gone(st, u) and combat.hex_of(st.units[u].loc)]
+        # 14.7 / 14.8: an overrunning unit that retreated (an m withdrawal) left the combat: it does not enter the
+        # cleared hex and its exploitation ends where the retreat put it
+        origin = child.data.get("origin", {})
+        retreated = [u for u in alive if origin.get(u, st.units[u].loc) != st.units[u].loc]
+        for u in retreated:
+            if u not in d["stopped"]:
+                d["stopped"].append(u)
+            eng.say(f"{info(st, u).name or u} retreated from the overrun of {ov['hex']}: its exploitation ends (14.7, 14.9.3)")
+        alive = [u for u in alive if u not in retreated]
+        if retreated and not alive:
+            return
         if out.get("defender_cleared") and alive and not self._enemy(st, d["side"], ov["hex"]):
             try:
                 from core.rules import supply
