@@ -48,7 +48,9 @@ def main() -> int:
         add("README command 1: set-up (launch skipped, no screen)", code == 0, secs, ".venv + Qt libraries")
         code, out, secs = sh([sys.executable, "scripts/bootstrap.py", "test", "-q"], clone)
         tail = [ln for ln in out.splitlines() if " passed" in ln or " failed" in ln]
-        add("README command 2: test suite", code == 0, secs, tail[-1].strip("= ") if tail else out[-200:])
+        failed = [ln.split(" - ")[0].replace("FAILED ", "") for ln in out.splitlines() if ln.startswith(("FAILED", "ERROR"))]
+        note = tail[-1].strip("= ") if tail else out[-200:]
+        add("README command 2: test suite", code == 0, secs, note + (f"; failed: {', '.join(failed)}" if failed else ""))
         dfd = str(clone / ".venv" / "bin" / "dfd")
         code, out, secs = sh([dfd, "validate"], clone)
         add("dfd validate", code == 0, secs, out.strip().splitlines()[-1] if out.strip() else "")
