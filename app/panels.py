@@ -320,21 +320,11 @@ def raw_action(a) -> str:
 
 
 def describe_action(a) -> str:
-    """A readable line for an action the engine logged no event for: its kind in words and its arguments,
-    units by their counter names and paths as hex → hex."""
-    bits = [a.kind.replace("_", " ")]
-    for k, v in sorted(a.args.items()):
-        if isinstance(v, (list, tuple)):
-            sep = " → " if k in ("path", "hexes") else ", "
-            v = sep.join(unit_label(x) for x in v)
-        elif isinstance(v, dict):
-            v = "; ".join(f"{kk}: {', '.join(unit_label(x) for x in vv) if isinstance(vv, (list, tuple)) else unit_label(vv)}"
-                          for kk, vv in v.items())
-        else:
-            v = unit_label(v)
-        bits.append(f"{k.replace('_', ' ')} {v}")
-    return " · ".join(bits)
+    """A readable sentence for an action the engine logged no event for (``app.logtext``): counter names,
+    hexes and boxes in words, what was chosen."""
+    from app import logtext
 
+    return logtext.describe(a.kind, a.args, a.side)
 
 
 class LogPanel(QWidget):

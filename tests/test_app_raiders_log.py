@@ -173,3 +173,72 @@ def test_oasis_track_move_and_raider_mission_through_the_order_panel(qtbot, win,
     w.orders.form.widgets["mission"].setCurrentIndex(w.orders.form.widgets["mission"].findData("supply"))
     qtbot.mouseClick(w.orders.form.send, Qt.LeftButton)
     assert refusals[-1][1] == "16.4" and "already" in refusals[-1][0]
+
+
+# ============================================================================ readable log lines
+
+
+def _engine_kinds() -> set[str]:
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "core" / "rules"
+    kinds: set[str] = {"undo"}
+    for p in root.glob("*.py"):
+        text = p.read_text()
+        kinds |= set(re.findall(r'Action\(kind="([a-z_]+)"', text))
+        for block in re.findall(r"free_kinds=\(([^)]*)\)", text, flags=re.S):
+            kinds |= set(re.findall(r'"([a-z_]+)"', block))
+        kinds |= set(re.findall(r'action\.kind == "([a-z_]+)"', text))
+        for block in re.findall(r"action\.kind in \(([^)]*)\)", text):
+            kinds |= set(re.findall(r'"([a-z_]+)"', block))
+    return kinds
+
+
+def test_every_action_kind_has_a_readable_sentence():
+    from app import logtext
+
+    kinds = _engine_kinds()
+    assert {"move", "retreat", "oasis_move", "raid", "refit_box", "declare", "done"} <= kinds
+    missing = sorted(k for k in kinds if k not in logtext.SENTENCES)
+    assert not missing, f"action kinds without a sentence in app/logtext.py: {missing}"
+
+
+@pytest.mark.parametrize("kind,args,want", [
+    ("retreat", {"unit": "GE-300Oasis", "stop": True}, "300 Oasis stops retreating here"),
+    ("retreat", {"unit": "GE-5Pz", "to": "C0603"}, "5 Pz retreats to C0603"),
+    ("move", {"units": ["GE-5Pz", "GE-3Aufkl"], "path": ["C0702", "C0703"], "road_march": True},
+     "5 Pz and 3 Aufkl move C0702 → C0703, road march"),
+    ("oasis_move", {"units": ["GE-300Oasis"], "path": ["box:Oasis:zella", "C0117"]},
+     "moves 300 Oasis along the Oasis Track: the Zella oasis box → C0117 (16.2)"),
+    ("raid", {"unit": "IT-ISahara", "mission": "supply", "target": "AL-MSU#1"}, "I/Sahara raids the supply unit"),
+    ("refit_box", {"unit": "GE-5Pz", "rps": ["AX-RP#1"], "steps": 2}, "rebuilds 5 Pz from the Refit Box with 2 step(s)"),
+    ("morale_choice", {"unit": "GE-5Pz", "choice": "withdraw"}, "5 Pz withdraws instead of a morale check"),
+    ("advance", {"unit": "GE-5Pz", "hex": "C0603"}, "5 Pz advances into C0603 (14.8)"),
+])
+def test_sentences_name_counters_hexes_and_choices(kind, args, want):
+    from app import logtext
+
+    text = logtext.describe(kind, args, "Axis")
+    assert want in text, text
+    assert "GE-" not in text and "True" not in text and "['" not in text and "box:" not in text
+
+
+def test_every_sentence_is_words_for_sample_arguments():
+    """Each entry turns typical arguments into a line without ids, ``True`` or Python reprs."""
+    from app import logtext
+
+    sample = {"unit": "GE-5Pz", "units": ["GE-5Pz"], "to": "C0603", "hex": "C0603", "hexes": ["C0603"],
+              "path": ["C0603"], "attackers": ["GE-5Pz"], "target": "UK-KDG", "dump": "AX-Dump#1", "by": "GE-5Pz",
+              "base": "AX-Base#1", "rp": "AX-RP#1", "rps": ["AX-RP#1"], "fleet": "IT-Fleet", "msu": "AX-MSU#1"}
+    for kind in _engine_kinds():
+        text = logtext.describe(kind, sample, "Axis")
+        assert text and "GE-5Pz" not in text and "True" not in text and "['" not in text, (kind, text)
+
+
+def test_log_panel_uses_the_sentence_when_the_engine_said_nothing(qtbot, win, dirs, monkeypatch):
+    from app.panels import describe_action
+    from core.decisions import Action
+
+    assert describe_action(Action(kind="retreat", side="Axis", args={"unit": "GE-300Oasis", "stop": True})) == \
+        "300 Oasis stops retreating here"
