@@ -862,7 +862,8 @@ class OverrunReaction(Procedure):
             return None
         side = d["side"]
         st = eng.state
-        left = [i for i in d["units"] if i in st.units and st.units[i].loc == d["hex"]]
+        # 13.4.3: each unit reacts at most once per overrun (d["reacted"])
+        left = [i for i in d["units"] if i in st.units and st.units[i].loc == d["hex"] and i not in d.get("reacted", [])]
         if not left:
             return None
         opts = [Option(action=Action(kind="done", side=side), label=f"Stand in {d['hex']} and accept the overrun")]
@@ -870,6 +871,7 @@ class OverrunReaction(Procedure):
             paths = reachable_paths(st, side, left, MoveOptions(reaction=True), max_nodes=2000)
         except IllegalAction:
             paths = {}
+        paths = {lab: p for lab, p in paths.items() if lab != d["hex"] and p and _labels(p)[-1] != d["hex"]}
         for lab, p in sorted(paths.items(), key=lambda kv: (len(kv[1]), kv[0]))[:12]:
             opts.append(Option(action=Action(kind="move", side=side, args={"units": left, "path": p}),
                                label=f"React away to {lab}"))
@@ -889,6 +891,8 @@ class OverrunReaction(Procedure):
         if not ids or any(i not in d["units"] or st.units[i].loc != d["hex"] for i in ids):
             raise IllegalAction(f"only the units in {d['hex']} with a greater reaction MA than the overrunning "
                                 "units may react away", "13.4.3")
+        if any(i in d.get("reacted", []) for i in ids):
+            raise IllegalAction("a unit reacts away from an overrun only once (13.4.3)", "13.4.3")
         path = [parse_hex(x) for x in _labels(action.args.get("path", []))]
         if path and path[0].label == d["hex"]:
             path = path[1:]
@@ -897,7 +901,11 @@ class OverrunReaction(Procedure):
         plan = trace(st, d["side"], ids, path, MoveOptions(reaction=True))
         if plan.overrun_at is not None:
             raise IllegalAction("reacting units may not overrun", "13.5 b)")
+        if any(plan.loc.get(i) in (None, d["hex"]) for i in ids):
+            raise IllegalAction(f"a unit reacting to the overrun must leave {d['hex']}: the move may not end there "
+                                "(13.4.3)", "13.4.3")
         hq = any(is_hq_unit(st.units[i]) for i in ids)
+        d.setdefault("reacted", []).extend(i for i in ids if i not in d.get("reacted", []))
         for i in ids:
             st.units[i].loc = plan.loc[i]
             st.units[i].reserve = False
