@@ -1116,6 +1116,22 @@ def _roll_morale(eng: Engine, uid: str, morale: int, why: str) -> bool:
     return ok
 
 
+def chad_pulls_back(eng: Engine, uid: str) -> bool:
+    """16.1: "The CW (Free French) Chad unit ... If forced to retreat, it pulls back off the map.  It may re-enter
+    at Kufra in the next friendly Movement Phase."  Chad goes to the NRV box (ruling R-C-CHAD); the ground rules
+    let it re-enter only at Kufra from there.  True when ``uid`` is Chad and was pulled back."""
+    from core.rules import offmap, raiders
+
+    if not raiders.is_chad(uid) or uid not in eng.state.units:
+        return False
+    frm = eng.state.units[uid].loc
+    eng.state.units[uid].loc = offmap.NRV
+    eng.state.units[uid].reserve = False
+    eng.say(f"{info(eng.state, uid).name or uid} is forced to retreat from {frm}: it pulls back off the map "
+            "(to the NRV box) and may re-enter only at Kufra (16.1)")
+    return True
+
+
 def _disrupt(eng: Engine, uid: str, why: str) -> None:
     u = eng.state.units[uid]
     if not u.disrupted:
@@ -1609,6 +1625,8 @@ class ResolveCombat(Procedure):
                     continue
             if r == "r":
                 _disrupt(eng, u, "rout (14.7.1)")
+            if lo > 0 and chad_pulls_back(eng, u):
+                continue
             if hi <= 0:
                 if r == "w" and obs:
                     eng.say(f"{info(st, u).name} ignores the withdrawal in a city, fort or mountain hex (14.7.1)")
@@ -1622,6 +1640,8 @@ class ResolveCombat(Procedure):
                 if parts and all(u in retreating for u in parts):
                     for v in st.units_at(loc):
                         if v.side == d["side"] and v.id not in d["attackers"] and info(st, v.id).is_combat:
+                            if chad_pulls_back(eng, v.id):           # 16.1
+                                continue
                             q.append({"unit": v.id, "min": 1, "max": 3, "path": [loc], "code": "w", "hold": False})
         d["rq"] = q
         d["retreat_hexes"] = []

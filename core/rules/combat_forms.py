@@ -485,6 +485,8 @@ class OasisCombat(Procedure):
             elif eff in ("disrupt", "disrupt_retreat", "retreat"):
                 st.units[u].disrupted = True
                 if eff != "disrupt":
+                    if combat.chad_pulls_back(eng, u):      # 16.1: Chad retreats off the map
+                        continue
                     nxt = [b for b in st.vars.get("oasis_links", {}).get(d["box"], []) if b != d.get("from")]
                     if nxt:
                         st.units[u].loc = sorted(nxt)[0]
