@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QEasingCurve, QPointF, QRectF, QSize, Qt, QTimer, QVariantAnimation, Signal
 from PySide6.QtGui import (
-    QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPixmap, QPolygonF, QStaticText,
+    QColor, QFont, QImage, QPainter, QPainterPath, QPainterPathStroker, QPen, QPixmap, QPolygonF, QStaticText,
     QTransform,
 )
 from PySide6.QtWidgets import (
@@ -92,6 +92,7 @@ class BoardItem(QGraphicsItem):
             t.recs.append(rec)
         for t in tiles.values():
             r = QRectF()
+            edges: set[tuple] = set()
             for rec in t.recs:
                 poly = geo.polygon(rec.hex)
                 terr = self.info.terrain.get(rec.label, "")
@@ -100,8 +101,16 @@ class BoardItem(QGraphicsItem):
                     path = t.terrain[terr] = QPainterPath()
                 path.addPolygon(poly)
                 path.closeSubpath()
-                t.grid.addPolygon(poly)
-                t.grid.closeSubpath()
+                # the grid as unique edges: neighbouring hexes share a side, drawn once (half the segments)
+                pts = [(round(poly[i].x(), 2), round(poly[i].y(), 2)) for i in range(poly.size())]
+                if len(pts) > 1 and pts[0] == pts[-1]:
+                    pts = pts[:-1]
+                for a, b in zip(pts, pts[1:] + pts[:1]):
+                    e = (a, b) if a <= b else (b, a)
+                    if e not in edges:
+                        edges.add(e)
+                        t.grid.moveTo(*e[0])
+                        t.grid.lineTo(*e[1])
                 r = r.united(poly.boundingRect())
             t.rect = r
         self.tiles = list(tiles.values())
@@ -157,7 +166,7 @@ class BoardItem(QGraphicsItem):
             rec = geo.rec_of(lab)
             if rec is not None:
                 self.name_paths.append((rec.x, rec.y, name))
-        self._name_cache: dict[tuple[str, int], QPainterPath] = {}
+        self._name_cache: dict[tuple[str, int], tuple[QPainterPath, QPainterPath | None]] = {}
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
         return self._rect
@@ -166,6 +175,11 @@ class BoardItem(QGraphicsItem):
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:  # noqa: D401
         lod = _lod(p)
         exposed = option.exposedRect
+        if p.hasClipping():
+            # QGraphicsView.render / QGraphicsScene.render pass the whole board as the exposed rect (the
+            # 11,000 px wide campaign map): bound it by the painter's clip, or every tile of the board is
+            # drawn (or rendered into the tile cache) off-screen
+            exposed = exposed.intersected(p.clipBoundingRect())
         if lod < LOD_VECTOR:
             if self.cache_tiles and self._paint_prescaled(p, exposed, lod):
                 return
@@ -424,23 +438,38 @@ class BoardItem(QGraphicsItem):
         fm = p.fontMetrics()
         halo = QPen(QColor(255, 250, 235, 220), px * 0.28, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
         area = exposed.adjusted(-300, -100, 300, 100)
+        ink = QColor(theme.PLACE_INK)
+        halo_col = QColor(255, 250, 235, 220)
+        p.setPen(Qt.NoPen)
+        dy = geo.R * 0.72
         for x, y, name in self.name_paths:
             if not area.contains(x, y):
                 continue
             key = (name, int(px))
-            path = self._name_cache.get(key)
-            if path is None:
+            hit = self._name_cache.get(key)
+            if hit is None:
+                # the text and its halo outline built once: filling two ready paths per frame instead of
+                # stroking the glyph outlines with a wide round-joined pen every frame
                 w = fm.horizontalAdvance(name)
                 path = QPainterPath()
                 path.addText(QPointF(-w / 2, 0), f, name)
-                self._name_cache[key] = path
-            moved = path.translated(x, y + geo.R * 0.72)
-            p.setPen(halo)
-            p.setBrush(Qt.NoBrush)
-            p.drawPath(moved)
-            p.setPen(Qt.NoPen)
-            p.setBrush(QColor(theme.PLACE_INK))
-            p.drawPath(moved)
+                # the halo's outline only at the fixed close-in size (far out each zoom step has its own size;
+                # there the halo is stroked live); filled under the text it looks exactly like the stroke
+                ring = QPainterPathStroker(halo).createStroke(path).simplified() if px == 15 else None
+                hit = self._name_cache[key] = (path, ring)
+            path, ring = hit
+            p.translate(x, y + dy)
+            if ring is not None:
+                p.setBrush(halo_col)
+                p.drawPath(ring)
+            else:
+                p.setPen(halo)
+                p.setBrush(Qt.NoBrush)
+                p.drawPath(path)
+                p.setPen(Qt.NoPen)
+            p.setBrush(ink)
+            p.drawPath(path)
+            p.translate(-x, -(y + dy))
 
     def _paint_sheet_titles(self, p: QPainter, exposed: QRectF, lod: float) -> None:
         if not self.layers.get("sheets", True) or lod > 0.9:

@@ -242,3 +242,39 @@ def test_log_panel_uses_the_sentence_when_the_engine_said_nothing(qtbot, win, di
 
     assert describe_action(Action(kind="retreat", side="Axis", args={"unit": "GE-300Oasis", "stop": True})) == \
         "300 Oasis stops retreating here"
+
+
+# ============================================================================ close-in zoom
+
+
+def test_close_in_render_paints_only_the_view_and_names_are_prebuilt(qtbot, win, dirs):
+    """QGraphicsView.render passes the whole board as the exposed rect: the board bounds it by the clip, so a
+    close-in frame draws the tiles in view only; place names at ≥ 50 % are filled from prebuilt halo paths."""
+    from PySide6.QtGui import QImage, QPainter
+
+    w = win
+    w.resize(1200, 800)
+    view, board = w.view, w.scene.board
+    view.set_zoom(1.5)
+    view.centre_on_hex("C2331")
+    board.zooming = False
+    seen = []
+    real = board._paint_vector
+
+    def spy(p, exposed, lod, **kw):
+        seen.append((exposed.width(), exposed.height()))
+        return real(p, exposed, lod, **kw)
+
+    board._paint_vector = spy
+    img = QImage(view.viewport().size(), QImage.Format_ARGB32_Premultiplied)
+    p = QPainter(img)
+    view.render(p)
+    p.end()
+    vis = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert seen and seen[-1][0] <= vis.width() + 2 and seen[-1][1] <= vis.height() + 2
+    assert board.boundingRect().width() > 5 * vis.width()
+    rings = [v for (name, px), v in board._name_cache.items() if px == 15]
+    assert rings and all(ring is not None and not ring.isEmpty() for _path, ring in rings)
+    # each grid edge once (a closed hexagon per hex was 7 path elements)
+    t = max(board.tiles, key=lambda t: len(t.recs))
+    assert t.grid.elementCount() < 7 * len(t.recs)

@@ -23,7 +23,7 @@ from core.counters import all_counters
 from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option
 from core.engine import QUERIES, Engine, Procedure, before_step, procedure
 from core.state import Frame
-from core.rules import events, met, offmap
+from core.rules import coastal, events, met, offmap  # noqa: F401  (coastal: 20.3 strikes, registered here)
 
 MOVE_STEPS = ("VI.3", "IX.3", "XII.3", "XV.3")
 COMBAT_STEPS = ("VIII.1", "XI.1", "XIV.1", "XVII.1")
@@ -64,6 +64,13 @@ def met_destinations(eng: Engine, uid: str) -> list[str]:
             return []     # card-committed units stay (AXC-14 c)
         return [offmap.NRV]
     return []
+
+
+def returned_this_phase(eng: Engine, uid: str) -> bool:
+    """22.2.1: a unit returned from a MET track to the NRV in this Movement Phase moves no further (read by the
+    movement rules' NRV entry and the rail lift from the NRV)."""
+    u = eng.state.units.get(uid)
+    return bool(u and u.loc == offmap.NRV and u.flags.get("met_returned") == _phase_tag(eng))
 
 
 # --------------------------------------------------------------------------- 22.5 Fall Braun, AXC-16 k, AXC-13
@@ -187,6 +194,8 @@ class OffmapMoves(Procedure):
         src = u.loc
         u.loc = to
         u.flags = dict(u.flags) | {"offmap_moved": _phase_tag(eng)}
+        if src.startswith("track:MET") and to == offmap.NRV:
+            u.flags = dict(u.flags) | {"met_returned": _phase_tag(eng)}      # 22.2.1: no further move this phase
         eng.say(f"{uid} moves from {src} to {to} ({rule})")
         if src == offmap.CRETE:
             crete_move_check(eng, uid)

@@ -171,9 +171,12 @@ def rail_move(eng: Engine, frame: Frame, side: str, args: dict) -> None:
     if line in used:
         raise IllegalAction("the railroad carries one load per Movement Phase", "13.7")
     if src == NRV:
-        from core.rules import offmap
+        from core.rules import offmap, strategic_moves
 
         for u in units:
+            if strategic_moves.returned_this_phase(eng, u.id):
+                raise IllegalAction(f"{counter_of(u).name} returned to the NRV from a MET track this phase and moves "
+                                    "no further", "22.2.1")
             if offmap.nrv_exit_blocked(eng, u.id):
                 raise IllegalAction(offmap.nrv_exit_blocked(eng, u.id) or "", "AXC-15")
     cont = frame.data.setdefault("continue", [])
@@ -210,7 +213,7 @@ def _port_ok(st: GameState, side: str, lab: str) -> bool:
 
 def coastal_ship(eng: Engine, frame: Frame, side: str, args: dict) -> None:
     """20.3 for a moving unit: from a friendly port to a friendly port on Maps L, S, C and W, using its
-    entire MA (half to embark, half to land).  Interception by air (20.3.1/2) is the air rules'."""
+    entire MA (half to embark, half to land); port boxes and strikes at sea: ``coastal`` (20.1, 19.9.2)."""
     st = eng.state
     units = _units(eng, side, args.get("units"), "20.3")
     src, to = units[0].loc, str(args.get("to", ""))
@@ -227,6 +230,9 @@ def coastal_ship(eng: Engine, frame: Frame, side: str, args: dict) -> None:
             raise IllegalAction(f"{counter_of(u).name} is not a ground unit", "20.3")
         if supply_kind(u) == "base":
             raise IllegalAction("bases do not move", "12.2.3")
+    from core.rules import coastal
+
+    coastal.check_and_record(eng, side, units, src, to)          # 20.1 port boxes; 19.9.2 cargo at sea
     for u in units:
         u.loc = to
         u.reserve = False
