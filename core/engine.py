@@ -459,10 +459,14 @@ def instant_victory(eng: Engine) -> None:
         eng.say(f"Instant victory: {res.get('text', '')}")
 
 
+#: The last box of the Turn Record Track: the longest scenarios (32.0, 33.0) end after GT 38 (R-TRT-END).
+TRT_LAST_GT = 38
+
+
 def move_end_scenario_marker(eng: Engine, delta: int, reason: str, rule: str) -> None:
     """4.0: the end scenario marker moves only as scenario instructions or events direct."""
     st = eng.state
-    new = max(st.gt, st.end_gt + delta)
+    new = min(TRT_LAST_GT, max(st.gt, st.end_gt + delta))
     st.es_history.append({"gt": st.gt, "from": st.end_gt, "to": new, "reason": reason, "rule": rule})
     eng.say(f"End scenario marker moves from GT {st.end_gt} to GT {new} ({reason}, {rule})")
     st.end_gt = new

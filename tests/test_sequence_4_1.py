@@ -175,3 +175,13 @@ def test_setup_refuses_sea_and_prohibited_terrain_3_1():
     with pytest.raises(IllegalAction, match="sea hex"):
         eng.apply(Action(kind="place", side=d.side, args={"unit": d.context["unit"], "hex": "C2431"}))
     assert eng.hash() == before
+
+
+def test_end_scenario_marker_stays_on_the_turn_record_track_4_0(walk_engine):
+    from core.engine import TRT_LAST_GT, move_end_scenario_marker
+
+    eng = walk_engine()
+    move_end_scenario_marker(eng, +50, "test event", "ALC-14")
+    assert eng.state.end_gt == TRT_LAST_GT == 38
+    move_end_scenario_marker(eng, -99, "test event", "ALC-14")
+    assert eng.state.end_gt == eng.state.gt  # never before the current GT
