@@ -28,6 +28,7 @@ from app.lan import ChatPanel, HostDialog, JoinDialog, PresencePanel
 from app.scan import Calibration, CalibrationDialog, CalibrationError, ScanItem, choose_scan, load_pixmap
 from app.mapview import MapScene, MapView, Minimap
 from app.offmap import OffMapDisplay
+from app import refitdrag
 from app.orders import MovementOrders
 from app.panels import LogPanel, PhaseBar, PromptBar, StackInspector
 from app.settings import Settings, data_dir
@@ -99,7 +100,8 @@ class MainWindow(QMainWindow):
         self.offmap = OffMapDisplay()
         self.offmap.boxClicked.connect(self._box_clicked)
         self.offmap.canvas.drop_handler = self.drop_unit
-        self.offmap.canvas.draggable = lambda uid: bool(self._unit_options(uid))
+        self.offmap.canvas.draggable = lambda uid: bool(self._unit_options(uid)) or self._refit_draggable(uid)
+        self.view.drop_targets = self._drop_targets
         self.view.drop_handler = self.drop_unit
         self.cards = CardsPanel()
         self.dashboard = Dashboard()
@@ -268,6 +270,8 @@ class MainWindow(QMainWindow):
         if not self.ctl.can_act(d):
             self._refused(f"{name} stays put: the game waits for the {d.side} side ({d.prompt})", d.rule)
             return False
+        if self._refit_draggable(uid):
+            return self._drop_refit(uid, target, name)
         mine = self._unit_options(uid)
         exact = [o for o in mine if option_target(o.action) == target]
         if len(exact) == 1:
@@ -289,6 +293,33 @@ class MainWindow(QMainWindow):
         else:
             self._refused(f"{name} stays put: the pending decision ({d.prompt}) offers nothing for it", d.rule)
         return False
+
+    def _refit_draggable(self, uid: str) -> bool:
+        d = self.ctl.pending()
+        if d is None or self.ctl.replaying or not self.ctl.can_act(d):
+            return False
+        return refitdrag.can_drag(d, self.ctl.state(), uid)
+
+    def _drop_targets(self, uid: str) -> dict:
+        """Shown under a drag: where the engine will put the unit when its action has no destination (17.2)."""
+        if not self._refit_draggable(uid):
+            return {}
+        base = refitdrag.primary_base(self.ctl.state(), self.ctl.pending().side)
+        return {base: ("primary base", None)} if base and not base.startswith("box:") else {}
+
+    def _drop_refit(self, uid: str, target: str, name: str) -> bool:
+        """17.2: a counter from the Refit Box dropped on the primary base (the engine's placement) — or, for a
+        desert garrison, elsewhere as ``to`` (16.1): ask for the RP and steps and send ``refit_box``."""
+        st, d = self.ctl.state(), self.ctl.pending()
+        base = refitdrag.primary_base(st, d.side)
+        if target == refitdrag.refit_box_of(d.side):
+            return False
+        to = None if target == base else target
+        args = refitdrag.ask(self, st, d.side, uid, base, to)
+        if args is None:
+            self.status.showMessage(f"{name}: refit cancelled", 5000)
+            return False
+        return self.ctl.act(Action(kind="refit_box", side=d.side, args=args))
 
     def _acted(self, _entry) -> None:
         self.prompt.clear_refusal()

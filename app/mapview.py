@@ -910,6 +910,7 @@ class MapView(QGraphicsView):
 
     def __init__(self, scene: MapScene, parent: QWidget | None = None):
         super().__init__(scene, parent)
+        self.drop_targets = lambda uid: {}      # uid -> {hex: (text, colour)}: fixed destinations shown under a drag
         self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing | QPainter.SmoothPixmapTransform)
         self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
         self.setOptimizationFlags(QGraphicsView.DontSavePainterState)
@@ -1025,10 +1026,14 @@ class MapView(QGraphicsView):
         rec = geo.hex_at(self.mapToScene(event.position().toPoint()))
         return rec.label if rec else ""
 
-    def _show_drop(self, label: str) -> None:
+    def _show_drop(self, label: str, uid: str = "") -> None:
         scene = self.scene()
         if isinstance(scene, MapScene):
-            scene.drop.set_cells({label: ("drop", None)} if label else {})
+            # the fixed destination of the dragged counter's action (e.g. the primary base of a refit, 17.2)
+            cells = dict(self.drop_targets(uid)) if uid and label else {}
+            if label:
+                cells.setdefault(label, ("drop", None))
+            scene.drop.set_cells(cells)
 
     def dragEnterEvent(self, event) -> None:  # noqa: N802
         from app.offmap import dragged_unit
@@ -1039,8 +1044,10 @@ class MapView(QGraphicsView):
             event.ignore()
 
     def dragMoveEvent(self, event) -> None:  # noqa: N802
+        from app.offmap import dragged_unit
+
         label = self._drop_hex(event)
-        self._show_drop(label)
+        self._show_drop(label, dragged_unit(event.mimeData()) or "")
         if label:
             event.acceptProposedAction()
         else:

@@ -278,3 +278,93 @@ def test_close_in_render_paints_only_the_view_and_names_are_prebuilt(qtbot, win,
     # each grid edge once (a closed hexagon per hex was 7 path elements)
     t = max(board.tiles, key=lambda t: len(t.recs))
     assert t.grid.elementCount() < 7 * len(t.recs)
+
+
+# ============================================================================ refit from the Refit Box by drag
+
+REFIT = """
+id = "app-refit"
+number = 95
+section = "test"
+title = "Test refit by drag (GUI)"
+start_gt = 10
+start_phase = 6
+end_gt = 11
+initiative = "Axis"
+surprise = false
+maps = ["C"]
+
+[[setup]]
+unit = "AX-Base"
+at = "C0701"
+active = true
+primary = true
+
+[[setup]]
+unit = "GE-RP"
+at = "C0701"
+count = 2
+
+[[setup]]
+unit = "GE-3Aufkl"
+at = "box:Refit:Axis"
+
+[[setup]]
+unit = "GE-5Pz"
+at = "C0702"
+
+[[setup]]
+unit = "UK-KDG"
+at = "C0710"
+"""
+
+
+def test_refit_from_the_refit_box_by_drag_onto_the_primary_base(qtbot, win, dirs, monkeypatch):
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+    from PySide6.QtWidgets import QApplication
+
+    from app import refitdrag
+    from app.offmap import unit_mime
+
+    w = win
+    path = dirs / "refit.toml"
+    path.write_text(REFIT)
+    w.ctl.new_game(dirs / "f.dfd", str(path), seed=3)
+    pass_cover(qtbot, w)
+    d = w.ctl.pending()
+    assert d.kind == "refit" and "refit_box" in d.free_kinds
+    canvas = w.offmap.canvas
+    assert canvas.draggable("GE-3Aufkl") and not canvas.draggable("GE-5Pz")
+    # under the drag the primary base hex is shown as the destination
+    rec = geo.rec_of("C0705")
+    w.view.set_zoom(1.0)
+    w.view.centerOn(rec.x, rec.y)
+    pos = w.view.mapFromScene(rec.x, rec.y)
+    mime = unit_mime("GE-3Aufkl")
+    QApplication.sendEvent(w.view.viewport(), QDragEnterEvent(pos, Qt.MoveAction, mime, Qt.LeftButton, Qt.NoModifier))
+    QApplication.sendEvent(w.view.viewport(), QDragMoveEvent(pos, Qt.MoveAction, mime, Qt.LeftButton, Qt.NoModifier))
+    assert set(w.scene.drop.cells) == {"C0705", "C0701"}
+    # the form: the RP in the primary base are suggested; cancelling sends nothing
+    asked = []
+    monkeypatch.setattr(refitdrag, "ask", lambda *a: asked.append(a) or None)
+    ev = QDropEvent(QPointF(pos), Qt.MoveAction, mime, Qt.LeftButton, Qt.NoModifier)
+    QApplication.sendEvent(w.view.viewport(), ev)
+    assert asked and asked[-1][3:] == ("GE-3Aufkl", "C0701", "C0705") and len(w.ctl.log()) == 0
+    form = refitdrag.RefitForm(w, w.ctl.state(), "Axis", "GE-3Aufkl", "C0701", None)
+    assert form.rps and all(cb.isChecked() for cb in form.rps.values())
+    args = form.args("GE-3Aufkl", None)
+    assert set(args) == {"unit", "rps", "steps"} and args["steps"] >= 1
+    # a drop elsewhere asks for ``to`` (desert garrisons only): the engine refuses with its rule
+    refusals = []
+    w.ctl.refused.connect(lambda r, rule: refusals.append((r, rule)))
+    monkeypatch.setattr(refitdrag, "ask", lambda parent, st, side, uid, base, to: form.args(uid, to))
+    w.drop_unit("GE-3Aufkl", "C0705")
+    assert refusals and "16.1" in refusals[-1][1] and w.ctl.state().units["GE-3Aufkl"].loc == "box:Refit:Axis"
+    # dropped on the primary base: refit_box {unit, rps, steps} is sent; the engine rebuilds it there (or refuses)
+    w.drop_unit("GE-3Aufkl", "C0701")
+    log = w.ctl.log()
+    assert log and log[-1].action.kind == "refit_box", refusals
+    assert log[-1].action.args == args
+    assert w.ctl.state().units["GE-3Aufkl"].loc == "C0701"
+    assert "placed at C0701" in " ".join(log[-1].events)
