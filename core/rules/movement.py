@@ -549,8 +549,11 @@ class _MoveBase(Procedure):
                     raise IllegalAction("the Free French Chad unit enters only at Kufra (oasis_move to "
                                         f"{raiders.KUFRA})", "16.1")
                 if box == transport.NRV:
-                    from core.rules import offmap
+                    from core.rules import offmap, strategic_moves
 
+                    if strategic_moves.returned_this_phase(eng, uid):
+                        raise IllegalAction(f"{counter_of(u).name} returned to the NRV from a MET track this phase "
+                                            "and moves no further", "22.2.1")
                     why = offmap.nrv_exit_blocked(eng, uid)
                     if why:
                         raise IllegalAction(why, "AXC-15")
