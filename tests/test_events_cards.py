@@ -238,6 +238,7 @@ def test_alc_15_eighth_army_1942_extension_choice_gt_26_to_28():
 
 def test_alc_16_greek_campaign_crisis_extends_and_deactivation_activates_crete():
     eng = make(gt=8, dice=ScriptedDice([1] * 10))
+    eng.state.end_gt = 24   # room below the TRT's last box, GT 38 (R-TRT-END)
     eng.state.cards["ALC-12"].update(status="in_play", played_gt=7)
     events.play_card(eng, "AXC-5")
     eng.state.gt = 9
@@ -394,6 +395,7 @@ def test_alc_27_vichy_accord_drm_and_completion():
 
 def test_alc_28_soft_underbelly_rp_and_extension():
     eng = make("rommels-war", gt=31)
+    eng.state.end_gt = 34   # room below the TRT's last box, GT 38 (R-TRT-END)
     eng.state.cards["ALC-28"].update(status="in_play", played_gt=31)
     for uid in ("US-1Arm", "US-2Arm", "UK-8Arm", "UK-23Arm"):
         put(eng, uid, "T6017")
@@ -409,6 +411,7 @@ def test_alc_28_soft_underbelly_rp_and_extension():
 
 def test_axc_5_parallel_war_extends_three_plus_three_and_fifth_army():
     eng = make(gt=4)
+    eng.state.end_gt = 24   # room below the TRT's last box, GT 38 (R-TRT-END)
     end = eng.state.end_gt
     events.play_card(eng, "AXC-5")
     assert eng.state.end_gt == end + 6          # c) +3 and d) +3 (AXC-9 not met three GTs)
@@ -444,6 +447,7 @@ def test_axc_8_fifth_army_released_by_german_unit_on_grid():
 
 def test_axc_9_axis_in_egypt_consecutive_tracking():
     eng = make(gt=3)
+    eng.state.end_gt = 24   # room below the TRT's last box, GT 38 (R-TRT-END)
     egypt(eng)
     for g in (3, 4, 5):
         eng.state.gt = g
@@ -456,6 +460,7 @@ def test_axc_9_axis_in_egypt_consecutive_tracking():
 
 def test_axc_10_afrikakorps_es_plus_12_and_declined_gt10():
     eng = make(gt=8)
+    eng.state.end_gt = 24   # room below the TRT's last box, GT 38 (R-TRT-END)
     eng.state.cards["AXC-10"]["status"] = "active"
     end = eng.state.end_gt
     eng.state.phase, eng.state.step = 1, 2
@@ -553,6 +558,7 @@ def test_axc_17_herkules_put_in_play_by_afrikakorps():
 
 def test_axc_18_aida_after_malta_and_es():
     eng = make(gt=22)
+    eng.state.end_gt = 24   # room below the TRT's last box, GT 38 (R-TRT-END)
     eng.state.cards["AXC-16"].update(status="in_play", cancelled=21)
     events.schedule(eng, 22, "AXC-18", "activate", "test")
     events.events_auto(eng)
