@@ -294,3 +294,23 @@ def load(name: str) -> Scenario:
             return sc
     known = ", ".join(s.id for s in all_scenarios())
     raise ScenarioError(f"no scenario {name!r}; known scenarios: {known}")
+
+
+def included(sc: Scenario) -> list[Scenario]:
+    """The sections whose instructions also apply (27.0 uses 26.0; 32.0 uses 27.0 and 29.0), transitively,
+    breadth first, each once.  A section that cannot be loaded is skipped: `dfd validate` reports it."""
+    out: list[Scenario] = []
+    seen = {sc.section}
+    todo = list(sc.includes)
+    while todo:
+        sec = todo.pop(0)
+        if sec in seen:
+            continue
+        seen.add(sec)
+        try:
+            inc = load(sec)
+        except ScenarioError:
+            continue
+        out.append(inc)
+        todo += list(inc.includes)
+    return out

@@ -1181,19 +1181,8 @@ def scenario_specials(eng: Engine) -> list[Any]:
         return []
     from core import scenario as _sc
     out = list(sc.special)
-    seen = {sc.section}
-    todo = list(sc.includes)
-    while todo:
-        sec = todo.pop(0)
-        if sec in seen:
-            continue
-        seen.add(sec)
-        try:
-            inc = _sc.load(sec)
-        except Exception:  # noqa: BLE001
-            continue
+    for inc in _sc.included(sc):
         out += list(inc.special)
-        todo += list(inc.includes)
     return out
 
 
@@ -1261,18 +1250,7 @@ def _inherit_cards(eng: Engine, sc: Any, statuses: dict[str, str], policy: str) 
     from core import cards as _cards
     from core import scenario as _sc
     listed = {u.card for u in sc.cards}
-    todo = list(sc.includes)
-    seen: set[str] = set()
-    while todo:
-        sec = todo.pop(0)
-        if sec in seen:
-            continue
-        seen.add(sec)
-        try:
-            inc = _sc.load(sec)
-        except Exception:  # noqa: BLE001
-            continue
-        todo += list(inc.includes)
+    for inc in _sc.included(sc):
         for use in inc.cards:
             if use.card in listed or use.card in statuses or use.status == "not_used" or use.card not in CARDS:
                 continue
