@@ -20,12 +20,13 @@ def desert():
 
 
 def test_16_1_chad_forced_to_retreat_pulls_back_off_the_map():
-    # 5 Pz against Chad in C0804, die 1: Qw (a quarter step rounds to 0) - a forced withdrawal
+    # 5 Pz against Chad alone in C0804: as a lone desert raider it makes two morale checks instead of the CRT
+    # (16.1); dice 1 pass both, so it routs - a forced retreat
     st = make_state([("GE-5Pz", AXIS, "C0803", 2), ("FF-Chad", ALLIED, "C0804", 1)], phase=8)
     eng, fr = start(st, ScriptedDice([1] * 12), attackers=["GE-5Pz"], hex="C0804")
     act(eng, "combat_supply", AXIS, dump=None)
     act(eng, "combat_supply", ALLIED, dump=None)
-    assert fr.data["def_results"]["FF-Chad"] == "Qw"
+    assert fr.data["def_results"]["FF-Chad"] == "r"
     d = eng.pending()
     assert d is None or d.kind != "combat_retreat" or all(o.action.args.get("unit") != "FF-Chad" for o in d.options)
     loc = eng.state.units["FF-Chad"].loc
@@ -46,3 +47,23 @@ def test_16_1_chad_retreating_in_oasis_track_combat_pulls_back_off_the_map():
         eng.apply(eng.pending().options[0].action)
     assert eng.state.units["FF-Chad"].loc == "box:NRV" and eng.state.units["FF-Chad"].disrupted
     assert any("pulls back off the map" in e for e in all_events(eng))
+
+
+def test_16_1_lone_desert_raider_attacked_on_the_hex_grid_makes_two_morale_checks():
+    # one failure eliminates: the second die is a 6 (always a failure, 8.1)
+    st = make_state([("GE-5Pz", AXIS, "C0803", 2), ("UK-LRDG", ALLIED, "C0804", 1)], phase=8)
+    eng, fr = start(st, ScriptedDice([1, 1, 6] + [1] * 12), attackers=["GE-5Pz"], hex="C0804")
+    act(eng, "combat_supply", AXIS, dump=None)
+    act(eng, "combat_supply", ALLIED, dump=None)
+    assert fr.data["def_results"]["UK-LRDG"] == "E"
+    assert sum("desert raider attacked on the hex grid, 16.1" in e for e in all_events(eng)) == 2
+    assert eng.state.units["UK-LRDG"].loc.startswith("box:")
+
+
+def test_16_1_raider_stacked_with_a_non_raider_uses_the_crt():
+    st = make_state([("GE-5Pz", AXIS, "C0803", 2), ("UK-LRDG", ALLIED, "C0804", 1),
+                     ("UK-KDG", ALLIED, "C0804", 1)], phase=8)
+    eng, fr = start(st, ScriptedDice([1] * 20), attackers=["GE-5Pz"], hex="C0804")
+    act(eng, "combat_supply", AXIS, dump=None)
+    act(eng, "combat_supply", ALLIED, dump=None)
+    assert not any("16.1" in e and "morale" in e.lower() for e in all_events(eng))

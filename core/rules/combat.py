@@ -1108,6 +1108,15 @@ for _key in COMBAT_STEPS:
 # =========================================================================== one combat (14.1)
 
 
+def lone_desert_raider(st: GameState, uid: str) -> bool:
+    """16.1: a desert raider on the hex grid not stacked with a non-desert-raider unit of its side."""
+    u = st.units[uid]
+    if info(st, uid).move_class != "raider" or hex_of(u.loc) is None:
+        return False
+    return not any(o.side == u.side and o.id != uid and info(st, o.id).is_combat and info(st, o.id).move_class != "raider"
+                   for o in st.units_at(u.loc))
+
+
 def _roll_morale(eng: Engine, uid: str, morale: int, why: str) -> bool:
     die = eng.roll(1)[0]
     ok = morale_passes(die, morale)
@@ -1548,6 +1557,12 @@ class ResolveCombat(Procedure):
             for u in us:
                 mm = su.effective_morale(st, u, combat_supplied=d["def_supplied"].get(u, True),
                                          desert=is_desert(st.units[u].loc), fort_level_here=fort_level(st, st.units[u].loc))
+                if lone_desert_raider(st, u):
+                    # 16.1: two morale checks instead of the CRT; one failure eliminates, passing both routs
+                    ok = all(_roll_morale(eng, u, mm, "desert raider attacked on the hex grid, 16.1") for _ in range(2))
+                    res[u] = "r" if ok else "E"
+                    eng.say(f"Desert raider {info(st, u).name or u}: {'passes both checks and routs' if ok else 'fails a check and is eliminated'} (16.1)")
+                    continue
                 res[u] = charts.crt_result(cd, mm)
                 eng.say(f"Defender {info(st, u).name or u} (printed morale {m}, line {max(1, min(charts.crt().max_morale_line, mm))}): "
                         f"{res[u]} (14.5)")
