@@ -74,7 +74,9 @@ def main() -> int:
         bench_table = out
         if not args.skip_package:
             code, out, secs = sh([str(clone / ".venv" / "bin" / "python"), "packaging/build.py"], clone)
-            add("package build + smoke start", code == 0, secs, out.strip().splitlines()[-1] if out.strip() else "")
+            smoke = [ln for ln in out.splitlines() if ln.startswith(("ok   dfd", "FAIL dfd"))]
+            add("package build + smoke start", code == 0, secs,
+                "; ".join(ln.split(":")[0] for ln in smoke) or (out.strip().splitlines()[-1] if out.strip() else ""))
 
     ok = all(r[1] == "PASS" for r in rows)
     lines = [f"# Release check ({time.strftime('%Y-%m-%d')}, commit {commit})", "",
