@@ -14,6 +14,15 @@ WALK = FIXTURES / "walk.toml"
 
 
 @pytest.fixture
+def dirs(tmp_path, monkeypatch):
+    """Per-test settings, data, log and key folders, so GUI and LAN tests never touch the user's own."""
+    for var, sub in (("DFD_CONFIG_DIR", "config"), ("DFD_DATA_DIR", "data"), ("DFD_LOG_DIR", "log"),
+                     ("DFD_KEY_DIR", "keys")):
+        monkeypatch.setenv(var, str(tmp_path / sub))
+    return tmp_path
+
+
+@pytest.fixture
 def walk_scenario():
     from core.scenario import load
 

@@ -14,7 +14,7 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import Qt  # noqa: E402
 
-from tests.test_app_play import FIXTURE, PZ, button, dirs, move_by_clicks, start_to_movement, win  # noqa: E402,F401
+from tests.test_app_play import FIXTURE, PZ, button, move_by_clicks, start_to_movement, win  # noqa: E402,F401
 
 pytestmark = pytest.mark.gui
 

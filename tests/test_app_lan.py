@@ -14,33 +14,17 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import Qt  # noqa: E402
 
-from app import geometry as geo  # noqa: E402
 from core.decisions import Action  # noqa: E402
 from net import keys as keymod  # noqa: E402
 from net import protocol as P  # noqa: E402
 from net.client import Client  # noqa: E402
 from net.testing import Table, free_port  # noqa: E402
+from tests.app_kit import click_hex  # noqa: E402
 
 pytestmark = pytest.mark.gui
 
 WALK = str(Path(__file__).parent / "fixtures" / "walk.toml")
 WAIT = 60_000      # generous: two slow cores run the host, two clients and the GUI
-
-
-@pytest.fixture
-def dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("DFD_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("DFD_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("DFD_KEY_DIR", str(tmp_path / "keys"))
-    return tmp_path
-
-
-def click_hex(qtbot, w, label: str) -> None:
-    rec = geo.rec_of(label)
-    w.tabs.setCurrentIndex(0)
-    w.view.set_zoom(1.0)
-    w.view.centerOn(rec.x, rec.y)
-    qtbot.mouseClick(w.view.viewport(), Qt.LeftButton, pos=w.view.mapFromScene(rec.x, rec.y))
 
 
 def test_host_from_the_window_play_chat_presence(qtbot, dirs):

@@ -29,14 +29,6 @@ PZ, KDG = "GE-5Pz", "UK-KDG"
 
 
 @pytest.fixture
-def dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("DFD_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("DFD_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("DFD_LOG_DIR", str(tmp_path / "log"))
-    return tmp_path
-
-
-@pytest.fixture
 def win(qtbot, dirs):
     from app.mainwindow import MainWindow
 

@@ -21,6 +21,7 @@ from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from app import geometry as geo  # noqa: E402
+from tests.app_kit import click_hex, pass_cover  # noqa: E402
 
 pytestmark = pytest.mark.gui
 
@@ -28,14 +29,6 @@ FIXTURES = Path(__file__).parent / "fixtures"
 ORDERS = str(FIXTURES / "app_orders.toml")
 BATTLE = str(FIXTURES / "app_battle.toml")
 LAPTOP = 1366
-
-
-@pytest.fixture
-def dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("DFD_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("DFD_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("DFD_LOG_DIR", str(tmp_path / "log"))
-    return tmp_path
 
 
 @pytest.fixture
@@ -47,19 +40,6 @@ def win(qtbot, dirs):
     w.resize(LAPTOP, 740)
     w.show()
     return w
-
-
-def pass_cover(qtbot, w) -> None:
-    if w.cover.isVisible():
-        qtbot.mouseClick(w.cover.button, Qt.LeftButton)
-
-
-def click_hex(qtbot, w, label: str) -> None:
-    rec = geo.rec_of(label)
-    w.tabs.setCurrentIndex(0)
-    w.view.set_zoom(1.0)
-    w.view.centerOn(rec.x, rec.y)
-    qtbot.mouseClick(w.view.viewport(), Qt.LeftButton, pos=w.view.mapFromScene(rec.x, rec.y))
 
 
 def to_movement(qtbot, w) -> None:

@@ -14,6 +14,7 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import Qt  # noqa: E402
 
 from app import geometry as geo  # noqa: E402
+from tests.app_kit import click_hex, pass_cover  # noqa: E402
 
 pytestmark = pytest.mark.gui
 
@@ -56,14 +57,6 @@ at = "C0710"
 
 
 @pytest.fixture
-def dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("DFD_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("DFD_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("DFD_LOG_DIR", str(tmp_path / "log"))
-    return tmp_path
-
-
-@pytest.fixture
 def win(qtbot, dirs):
     from app.mainwindow import MainWindow
 
@@ -72,19 +65,6 @@ def win(qtbot, dirs):
     w.resize(1366, 740)
     w.show()
     return w
-
-
-def pass_cover(qtbot, w) -> None:
-    if w.cover.isVisible():
-        qtbot.mouseClick(w.cover.button, Qt.LeftButton)
-
-
-def click_hex(qtbot, w, label: str) -> None:
-    rec = geo.rec_of(label)
-    w.tabs.setCurrentIndex(0)
-    w.view.set_zoom(1.0)
-    w.view.centerOn(rec.x, rec.y)
-    qtbot.mouseClick(w.view.viewport(), Qt.LeftButton, pos=w.view.mapFromScene(rec.x, rec.y))
 
 
 def raider_game(qtbot, w, dirs, monkeypatch, on: bool = True) -> None:

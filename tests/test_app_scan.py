@@ -89,13 +89,6 @@ def _xy(label: str) -> tuple[float, float]:
     return r.x, r.y
 
 
-@pytest.fixture
-def dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("DFD_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("DFD_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path
-
-
 def fake_scan(path) -> None:
     """A synthetic 'scan' of map C: a dot at each hex centre, drawn with the known transform."""
     x0, y0, x1, y1 = image_rect_of_c()

@@ -15,15 +15,9 @@ from PySide6.QtCore import Qt  # noqa: E402
 
 from app import geometry as geo  # noqa: E402
 from core.decisions import Action  # noqa: E402
+from tests.app_kit import click_hex, pass_cover  # noqa: E402
 
 pytestmark = pytest.mark.gui
-
-
-@pytest.fixture
-def dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("DFD_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("DFD_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path
 
 
 @pytest.fixture
@@ -36,21 +30,6 @@ def win(qtbot, dirs):
     w.show()
     w.ctl.new_game(dirs / "game.dfd", "sonnenblume", seed=7)
     return w
-
-
-def click_hex(qtbot, w, label: str) -> None:
-    """Click the centre of a hex on the map view, as a player would."""
-    rec = geo.rec_of(label)
-    w.tabs.setCurrentIndex(0)
-    w.view.set_zoom(1.0)
-    w.view.centerOn(rec.x, rec.y)
-    pos = w.view.mapFromScene(rec.x, rec.y)
-    qtbot.mouseClick(w.view.viewport(), Qt.LeftButton, pos=pos)
-
-
-def pass_cover(qtbot, w) -> None:
-    if w.cover.isVisible():
-        qtbot.mouseClick(w.cover.button, Qt.LeftButton)
 
 
 def place_all(qtbot, w) -> int:
