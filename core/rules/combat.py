@@ -1198,21 +1198,16 @@ class ResolveCombat(Procedure):
         st = eng.state
         side, enemy = d["side"], other(d["side"])
         stage = d["stage"]
-        if stage == "air_att":
-            opts = self._support_options(eng, d, side, attacking=True)
+        if stage in ("air_att", "air_def"):
+            attacking = stage == "air_att"
+            who = side if attacking else enemy
+            opts = self._support_options(eng, d, who, attacking=attacking)
             if not opts:
-                d["stage"] = "air_def"
+                d["stage"] = "air_def" if attacking else "def_art"
                 return CONTINUE
-            opts.append(Option(action=Action(kind="support_done", side=side), label="No (more) support"))
-            return Decision(side=side, kind="combat_support", prompt="Commit offensive air (max 2) / naval support (19.5, 20.4.2)",
-                            rule="19.5; 20.4.2", options=tuple(opts), context=self._ctx(d))
-        if stage == "air_def":
-            opts = self._support_options(eng, d, enemy, attacking=False)
-            if not opts:
-                d["stage"] = "def_art"
-                return CONTINUE
-            opts.append(Option(action=Action(kind="support_done", side=enemy), label="No (more) support"))
-            return Decision(side=enemy, kind="combat_support", prompt="Commit defensive air (max 1) / naval support (19.5, 20.4.2)",
+            opts.append(Option(action=Action(kind="support_done", side=who), label="No (more) support"))
+            what = "offensive air (max 2)" if attacking else "defensive air (max 1)"
+            return Decision(side=who, kind="combat_support", prompt=f"Commit {what} / naval support (19.5, 20.4.2)",
                             rule="19.5; 20.4.2", options=tuple(opts), context=self._ctx(d))
         if stage == "fleet_strike":
             fs = d["fleet_strike"]
