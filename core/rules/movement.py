@@ -19,6 +19,10 @@ path in :meth:`MovementProcedure.resume` when the hex was cleared (13.4.4).
 Other free kinds of the movement decision: ``create_base`` (12.2.3),
 ``emergency_supply`` (12.7), ``destroy_supply`` (12.2.5), ``transfer`` (12.2.3),
 ``reserve`` (13.6).
+
+Other chapters add their own Movement-Phase actions (4.1 VI.3 b, c: naval and air missions) with
+:func:`movement_action`, and may sample options for the decision with :func:`movement_options`; the
+movement decision lists their kinds as free kinds and hands their actions to them.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import math
 
 import msgspec
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from core import sequence
 from core.decisions import Action, Decision, IllegalAction, Option, other
@@ -44,6 +48,29 @@ E = tec.EIGHTH
 WADI = frozenset({"wadi"})  # 16.4 guiding
 OVERRUN_COST = 2 * E      # 13.4
 EZOC_COST = 1 * E         # 11.4 a)
+
+#: Movement-Phase actions registered by other chapters (4.1 VI.3 b-e): kind -> handler(eng, frame, action).
+#: A handler raises ``IllegalAction`` (state untouched) or applies the action; it may push a procedure
+#: (e.g. an enemy strike on a fleet before its mission, 20.4.2), which returns to the Movement Phase.
+MOVEMENT_ACTIONS: dict[str, Callable[[Engine, Frame, Action], None]] = {}
+#: Option samplers for the movement decision: fn(eng, frame, side) -> options (each must be accepted).
+MOVEMENT_OPTIONS: list[Callable[[Engine, Frame, str], list[Option]]] = []
+
+
+def movement_action(kind: str) -> Callable[[Callable[[Engine, Frame, Action], None]], Callable[[Engine, Frame, Action], None]]:
+    """Decorator: handle Movement-Phase action ``kind`` (4.1 VI.3) in the chapter that owns it."""
+
+    def wrap(fn: Callable[[Engine, Frame, Action], None]) -> Callable[[Engine, Frame, Action], None]:
+        MOVEMENT_ACTIONS[kind] = fn
+        return fn
+
+    return wrap
+
+
+def movement_options(fn: Callable[[Engine, Frame, str], list[Option]]) -> Callable[[Engine, Frame, str], list[Option]]:
+    """Decorator: add sampled options to the movement decision (4.1 VI.3)."""
+    MOVEMENT_OPTIONS.append(fn)
+    return fn
 RECON_EXTRA = 2 * E       # 15.3
 ROAD_MARCH = 7            # 13.2.3
 
@@ -920,6 +947,21 @@ class OverrunReaction(Procedure):
                 disrupt(eng, i, "failed the morale check after reacting away from an overrun", "13.4.3")
 
 
+def seed_landed(eng: Engine, frame: Frame, side: str) -> None:
+    """20.1: units that landed from port boxes at the start of this Movement Phase (``flags["landed"]`` is the
+    phase's ``gt.phase`` tag) have expended one-half of their printed MA and may use the rest; refit points
+    and dumps (``flags["landed_stop"]``) may not move further this phase."""
+    tag = f"{eng.state.gt}.{eng.state.phase}"
+    for u in sorted(eng.state.units_of(side), key=lambda x: x.id):
+        if u.flags.get("landed") != tag:
+            continue
+        if u.flags.get("landed_stop"):
+            frame.data["moved"][u.id] = max(printed_ma(u), 1) * E
+            continue
+        frame.data["moved"][u.id] = (printed_ma(u) * E) // 2
+        frame.data.setdefault("continue", []).append(u.id)
+
+
 @procedure("movement")
 class MovementProcedure(_MoveBase):
     """4.1 VI.3 (13.0): the phasing player moves stacks one at a time, then says done."""
@@ -930,6 +972,7 @@ class MovementProcedure(_MoveBase):
         gm = tec.current_map()
         ez = zoc.zoc_hexes(eng.state, other(side), gm)
         frame.data["began_in_ezoc"] = sorted(u.id for u in eng.state.units_of(side) if hex_of(u) in ez)
+        seed_landed(eng, frame, side)
 
     def decide(self, eng: Engine, frame: Frame) -> Decision | None | object:
         if frame.data.get("done"):
@@ -942,11 +985,14 @@ class MovementProcedure(_MoveBase):
 
             opts += [Option(action=a, label=f"Extend the Egyptian railroad to {a.args['hexes'][-1]} (18.2)")
                      for a in construction.rail_options(eng, frame, side)]
+        for sampler in MOVEMENT_OPTIONS:
+            opts += sampler(eng, frame, side)
         return Decision(
             side=side, kind="movement", prompt="Move ground units (13.0); overruns, supply and construction actions",
             rule="4.1 VI.3; 13.0", options=tuple(opts),
             free_kinds=("move", "create_base", "emergency_supply", "destroy_supply", "transfer", "reserve", "build_fort",
-                        "build_rail", "build_road", "rail", "coastal_ship", "air_land", "oasis_move", "raid"),
+                        "build_rail", "build_road", "rail", "coastal_ship", "air_land", "oasis_move", "raid",
+                        *MOVEMENT_ACTIONS),
             context={"step": frame.data["step"], "moved": dict(frame.data.get("moved", {}))},
         )
 
@@ -988,6 +1034,9 @@ class MovementProcedure(_MoveBase):
             from core.rules import construction
 
             construction.apply(eng, frame, action)
+            return
+        if k in MOVEMENT_ACTIONS:
+            MOVEMENT_ACTIONS[k](eng, frame, action)
             return
         super().apply(eng, frame, action)
 
