@@ -102,6 +102,7 @@ class MainWindow(QMainWindow):
         self.offmap.canvas.drop_handler = self.drop_unit
         self.offmap.canvas.draggable = lambda uid: bool(self._unit_options(uid)) or self._refit_draggable(uid)
         self.view.drop_targets = self._drop_targets
+        self.offmap.canvas.drop_targets = self._drop_boxes
         self.view.drop_handler = self.drop_unit
         self.cards = CardsPanel()
         self.dashboard = Dashboard()
@@ -300,12 +301,21 @@ class MainWindow(QMainWindow):
             return False
         return refitdrag.can_drag(d, self.ctl.state(), uid)
 
-    def _drop_targets(self, uid: str) -> dict:
-        """Shown under a drag: where the engine will put the unit when its action has no destination (17.2)."""
+    def _refit_base(self, uid: str) -> str | None:
+        """Where the engine will put ``uid`` when its refit action has no destination (17.2), if it can be dragged."""
         if not self._refit_draggable(uid):
-            return {}
-        base = refitdrag.primary_base(self.ctl.state(), self.ctl.pending().side)
+            return None
+        return refitdrag.primary_base(self.ctl.state(), self.ctl.pending().side)
+
+    def _drop_targets(self, uid: str) -> dict:
+        """Shown on the map under a drag: the Axis primary base hex (12.2.4)."""
+        base = self._refit_base(uid)
         return {base: ("primary base", None)} if base and not base.startswith("box:") else {}
+
+    def _drop_boxes(self, uid: str) -> dict:
+        """Shown in the off-map display under a drag: the Allied primary base, the Nile River Valley box (22.1)."""
+        base = self._refit_base(uid)
+        return {base: "primary base"} if base and base.startswith("box:") else {}
 
     def _drop_refit(self, uid: str, target: str, name: str) -> bool:
         """17.2: a counter from the Refit Box dropped on the primary base (the engine's placement) — or, for a

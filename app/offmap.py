@@ -143,6 +143,10 @@ class OffMapCanvas(QWidget):
         self.drop_handler: Callable[[str, str], bool] | None = None
         self.draggable: Callable[[str], bool] = lambda uid: True
         self.drop_box: str = ""                  # the box under a drag, highlighted
+        # uid -> {box id: caption}: fixed destinations of the dragged counter's action (the NRV for an Allied
+        # refit, 17.2, 22.1), highlighted for the whole drag like the primary base hex on the map
+        self.drop_targets: Callable[[str], dict[str, str]] = lambda uid: {}
+        self.target_boxes: dict[str, str] = {}
         self._press: tuple[QPointF, str] | None = None
         self.last_drag: QDrag | None = None
 
@@ -333,10 +337,14 @@ class OffMapCanvas(QWidget):
                 p.setFont(small)
                 p.setPen(QColor("#8a7a5a"))
                 p.drawText(r.adjusted(8, 5, -8, 0), Qt.AlignRight | Qt.AlignTop, pl.box.rule)
-            if pl.box.id == self.drop_box:
+            if pl.box.id == self.drop_box or pl.box.id in self.target_boxes:
                 p.setPen(QPen(QColor(theme.HIGHLIGHT_EDGE), 3))
                 p.setBrush(QColor(255, 217, 102, 70))
                 p.drawRoundedRect(r.adjusted(1.5, 1.5, -1.5, -1.5), 6, 6)
+            if self.target_boxes.get(pl.box.id):
+                p.setFont(small)
+                p.setPen(QColor(theme.LABEL_INK))
+                p.drawText(r.adjusted(8, 0, -8, -4), Qt.AlignRight | Qt.AlignBottom, self.target_boxes[pl.box.id])
             for i, u in enumerate(pl.units):
                 counterart.paint_counter(p, self.counter_rect(pl, i), counterart.face_of(u), detail=1.0)
             if not pl.units:
@@ -424,8 +432,16 @@ class OffMapCanvas(QWidget):
         pl = self.box_at(event.position())
         return pl.box.id if pl is not None else ""
 
+    def _show_targets(self, uid: str) -> None:
+        targets = dict(self.drop_targets(uid)) if uid else {}
+        if targets != self.target_boxes:
+            self.target_boxes = targets
+            self.update()
+
     def dragEnterEvent(self, event) -> None:  # noqa: N802
-        if dragged_unit(event.mimeData()):
+        uid = dragged_unit(event.mimeData())
+        self._show_targets(uid)
+        if uid:
             event.acceptProposedAction()
         else:
             event.ignore()
@@ -442,12 +458,14 @@ class OffMapCanvas(QWidget):
 
     def dragLeaveEvent(self, event) -> None:  # noqa: N802
         self.drop_box = ""
+        self._show_targets("")
         self.update()
 
     def dropEvent(self, event) -> None:  # noqa: N802
         box = self._drag_target(event)
         uid = dragged_unit(event.mimeData())
         self.drop_box = ""
+        self._show_targets("")
         self.update()
         if box and self.drop_handler is not None and self.drop_handler(uid, box):
             event.setDropAction(Qt.MoveAction)

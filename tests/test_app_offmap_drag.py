@@ -126,3 +126,102 @@ def test_a_drop_the_decision_does_not_offer_snaps_back_with_the_reason(qtbot, wi
     assert not drop_on(canvas, nrv.rect.center().toPoint(), mime)
     assert "stays put" in w.prompt.refusal.text()
     assert w.ctl.state().units["UK-KDG"].loc == "C0603"
+
+
+# the Allied Refit step of GT 10: the 2nd SG waits in the Allied Refit Box, a UK RP in the Nile River Valley
+ALLIED_REFIT = """
+id = "app-refit-allied"
+number = 94
+section = "test"
+title = "Test Allied refit by drag (GUI)"
+start_gt = 10
+start_phase = 6
+end_gt = 11
+initiative = "Allied"
+surprise = false
+maps = ["C"]
+
+[[setup]]
+unit = "AX-Base"
+at = "C0701"
+active = true
+primary = true
+
+[[setup]]
+unit = "UK-RP"
+at = "box:NRV"
+
+[[setup]]
+unit = "UK-2SG"
+at = "box:Refit:Allied"
+
+[[setup]]
+unit = "UK-KDG"
+at = "C0710"
+"""
+
+
+def test_an_allied_refit_drag_highlights_the_nile_river_valley_box(qtbot, win, tmp_path, monkeypatch):
+    """17.2, 22.1: the Allied primary base is the NRV box; under a refit drag it is highlighted as the drop
+    target for the whole drag, as the Axis primary base hex is on the map."""
+    from app import refitdrag
+    from app.offmap import unit_mime
+    from tests.app_kit import pass_cover
+
+    w = win
+    path = tmp_path / "allied-refit.toml"
+    path.write_text(ALLIED_REFIT)
+    w.ctl.new_game(tmp_path / "refit.dfd", str(path), seed=3)
+    pass_cover(qtbot, w)
+    d = w.ctl.pending()
+    assert d.kind == "refit" and d.side == "Allied" and "refit_box" in d.free_kinds
+    w.tabs.setCurrentIndex(1)
+    canvas = w.offmap.canvas
+    assert canvas.draggable("UK-2SG") and not canvas.draggable("UK-KDG")
+    nrv = next(pl for pl in canvas.placed if pl.box.id == "box:NRV")
+    refit = next(pl for pl in canvas.placed if pl.box.id == "box:Refit:Allied")
+    assert not canvas.target_boxes
+    plain = canvas.grab().toImage()
+
+    # the drag starts over the Refit Box: the NRV is highlighted at once, though the pointer is elsewhere
+    mime = unit_mime("UK-2SG")
+    start = canvas.unit_pos("UK-2SG").toPoint()
+    QApplication.sendEvent(canvas, QDragEnterEvent(start, Qt.MoveAction, mime, Qt.LeftButton, Qt.NoModifier))
+    QApplication.sendEvent(canvas, QDragMoveEvent(start, Qt.MoveAction, mime, Qt.LeftButton, Qt.NoModifier))
+    assert canvas.target_boxes == {"box:NRV": "primary base"} and canvas.drop_box == refit.box.id
+    # ... and painted as a drop target: the highlight's colour shows inside the NRV box
+    from PySide6.QtGui import QColor
+
+    from app import theme
+
+    img = canvas.grab().toImage()
+    x, y = int(nrv.rect.left() + 2.5), int(nrv.rect.center().y())
+    assert img.pixelColor(x, y).name() == QColor(theme.HIGHLIGHT_EDGE).name()
+    inside = (int(nrv.rect.right() - 15), int(nrv.rect.top() + 40))      # clear of the counter and the texts
+    assert img.pixelColor(*inside) != plain.pixelColor(*inside), "the box is tinted"
+    # over the NRV itself it stays highlighted
+    over = nrv.rect.center().toPoint()
+    QApplication.sendEvent(canvas, QDragMoveEvent(over, Qt.MoveAction, mime, Qt.LeftButton, Qt.NoModifier))
+    assert canvas.drop_box == "box:NRV" and "box:NRV" in canvas.target_boxes
+    # a dragged counter that is not being refitted shows no target
+    other = unit_mime("UK-KDG")
+    QApplication.sendEvent(canvas, QDragEnterEvent(over, Qt.MoveAction, other, Qt.LeftButton, Qt.NoModifier))
+    assert canvas.target_boxes == {}
+    QApplication.sendEvent(canvas, QDragEnterEvent(over, Qt.MoveAction, mime, Qt.LeftButton, Qt.NoModifier))
+    assert canvas.target_boxes == {"box:NRV": "primary base"}
+
+    # the drop on the NRV opens the refit form for the primary base (cancelled here: nothing is sent)
+    asked = []
+    monkeypatch.setattr(refitdrag, "ask", lambda *a: asked.append(a) or None)
+    assert not drop_on(canvas, over, mime)
+    assert asked and asked[-1][3:] == ("UK-2SG", "box:NRV", None) and len(w.ctl.log()) == 0
+    assert canvas.target_boxes == {} and canvas.drop_box == "", "the highlight is gone after the drop"
+    # the map shows no hex for it (the NRV is off the map)
+    assert w._drop_targets("UK-2SG") == {}
+    # a drag that leaves the display clears the highlight too
+    QApplication.sendEvent(canvas, QDragEnterEvent(start, Qt.MoveAction, mime, Qt.LeftButton, Qt.NoModifier))
+    assert canvas.target_boxes
+    from PySide6.QtGui import QDragLeaveEvent
+
+    QApplication.sendEvent(canvas, QDragLeaveEvent())
+    assert canvas.target_boxes == {}
