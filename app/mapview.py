@@ -18,14 +18,14 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QEasingCurve, QPointF, QRectF, QSize, Qt, QTimer, QVariantAnimation, Signal
 from PySide6.QtGui import (
-    QColor, QFont, QImage, QPainter, QPainterPath, QPainterPathStroker, QPen, QPixmap, QPolygonF, QStaticText,
-    QTransform,
+    QColor, QFont, QFontMetrics, QFontMetricsF, QImage, QPainter, QPainterPath, QPainterPathStroker, QPen, QPixmap,
+    QPolygonF, QStaticText, QTransform,
 )
 from PySide6.QtWidgets import (
     QFrame, QGraphicsItem, QGraphicsScene, QGraphicsView, QStyleOptionGraphicsItem, QWidget,
 )
 
-from app import counterart, geometry as geo, mapinfo, theme
+from app import counterart, geometry as geo, mapinfo, placenames, theme
 from core.hexgrid import maps
 
 LOD_LABELS = 0.62      # hex numbers from this scale up
@@ -160,13 +160,9 @@ class BoardItem(QGraphicsItem):
                     k = 7.0 / max(1e-6, (dx * dx + dy * dy) ** 0.5)
                     t.ticks.moveTo(px, py)
                     t.ticks.lineTo(px + dx * k, py + dy * k)
-        # place names as ready-made paths
-        self.name_paths: list[tuple[float, float, str]] = []
-        for lab, name in self.info.names.items():
-            rec = geo.rec_of(lab)
-            if rec is not None:
-                self.name_paths.append((rec.x, rec.y, name))
+        # place names as ready-made paths, each at a spot around its hex where it overlaps no other name
         self._name_cache: dict[tuple[str, int], tuple[QPainterPath, QPainterPath | None]] = {}
+        self._name_layouts: dict[int, list[placenames.NamePlace]] = {}    # font size -> where each name goes
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
         return self._rect
@@ -427,38 +423,55 @@ class BoardItem(QGraphicsItem):
                 p.setBrush(Qt.NoBrush)
                 p.drawPolygon(QPolygonF(geo.corners_xy(x, y, 0.78)))
 
+    @staticmethod
+    def name_font(px: int) -> QFont:
+        f = QFont("DejaVu Serif")
+        f.setPixelSize(px)
+        f.setBold(True)
+        return f
+
+    def name_layout(self, px: int) -> list[placenames.NamePlace]:
+        """Where each place name goes at font size ``px`` (scene units): no two overlap, halo included
+        (:mod:`app.placenames`); far out a minor name with no free spot is left out."""
+        hit = self._name_layouts.get(px)
+        if hit is None:
+            f = self.name_font(px)
+            fm = QFontMetricsF(f)
+            places = [(lab, rec.x, rec.y, name, self.info.features.get(lab, ()))
+                      for lab, name in self.info.names.items() if (rec := geo.rec_of(lab)) is not None]
+            # whole-pixel advances, as the names were always centred
+            hit = self._name_layouts[px] = placenames.layout(
+                places, QFontMetrics(f).horizontalAdvance, fm.ascent(), fm.descent(), pad=px * 0.14 + 1)
+        return hit
+
     def _paint_names(self, p: QPainter, exposed: QRectF, lod: float) -> None:
         if not self.layers.get("names", True) or not self.info.names:
             return
-        px = 15 if lod >= 0.5 else max(15, 11 / max(lod, 0.05))
-        f = QFont("DejaVu Serif")
-        f.setPixelSize(int(px))
-        f.setBold(True)
+        px = int(15 if lod >= 0.5 else max(15, 11 / max(lod, 0.05)))
+        f = self.name_font(px)
         p.setFont(f)
-        fm = p.fontMetrics()
         halo = QPen(QColor(255, 250, 235, 220), px * 0.28, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
-        area = exposed.adjusted(-300, -100, 300, 100)
         ink = QColor(theme.PLACE_INK)
         halo_col = QColor(255, 250, 235, 220)
         p.setPen(Qt.NoPen)
-        dy = geo.R * 0.72
-        for x, y, name in self.name_paths:
-            if not area.contains(x, y):
+        for n in self.name_layout(px):
+            left, top, right, bottom = n.box
+            if not exposed.intersects(QRectF(left, top, right - left, bottom - top)):
                 continue
-            key = (name, int(px))
+            key = (n.name, px)
             hit = self._name_cache.get(key)
             if hit is None:
                 # the text and its halo outline built once: filling two ready paths per frame instead of
                 # stroking the glyph outlines with a wide round-joined pen every frame
-                w = fm.horizontalAdvance(name)
                 path = QPainterPath()
-                path.addText(QPointF(-w / 2, 0), f, name)
+                path.addText(QPointF(-n.width / 2, 0), f, n.name)
                 # the halo's outline only at the fixed close-in size (far out each zoom step has its own size;
                 # there the halo is stroked live); filled under the text it looks exactly like the stroke
                 ring = QPainterPathStroker(halo).createStroke(path).simplified() if px == 15 else None
                 hit = self._name_cache[key] = (path, ring)
             path, ring = hit
-            p.translate(x, y + dy)
+            x, y = n.left + n.width / 2, n.baseline
+            p.translate(x, y)
             if ring is not None:
                 p.setBrush(halo_col)
                 p.drawPath(ring)
@@ -469,7 +482,7 @@ class BoardItem(QGraphicsItem):
                 p.setPen(Qt.NoPen)
             p.setBrush(ink)
             p.drawPath(path)
-            p.translate(-x, -(y + dy))
+            p.translate(-x, -y)
 
     def _paint_sheet_titles(self, p: QPainter, exposed: QRectF, lod: float) -> None:
         if not self.layers.get("sheets", True) or lod > 0.9:
