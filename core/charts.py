@@ -28,9 +28,10 @@ Every error names the file and the field (``ChartError``).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any, Literal, TypeVar
+from typing import Any, Callable, Iterable, Literal, TypeVar
 
 import msgspec
 
@@ -63,6 +64,65 @@ def _check_source(name: str, where: str, source: str, reason: str) -> None:
         raise ChartError(f"{_path(name)}: {where}.source must be 'rules' or 'reconstructed', not {source!r}")
     if source == "reconstructed" and not reason.strip():
         raise ChartError(f"{_path(name)}: {where}.reason: a reconstructed value needs a one-line reason")
+
+
+class _Reader:
+    """One chart file being validated: every error names the file, then the row or field and the rule."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def error(self, what: str) -> ChartError:
+        return ChartError(f"{_path(self.name)}: {what}")
+
+    def sourced(self, where: str, part: Any) -> None:
+        """``part`` (a row, a table, or the whole file: ``where`` "") says where its values come from."""
+        if isinstance(part, dict):
+            _check_source(self.name, where, str(part.get("source", "")), str(part.get("reason", "")))
+        else:
+            _check_source(self.name, where, part.source, part.reason)
+
+    def require(self, table: dict, keys: Iterable[str], what: str) -> None:
+        """Every key present, else ``what`` (with ``{}`` for the key) is the error."""
+        for k in keys:
+            if k not in table:
+                raise self.error(what.format(k))
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """A list of rows in a chart file, each with its own source: ``section[i]``, named in errors by ``named``
+    (a format of the row, e.g. ``"{0.id}"``); ``unique``: their ids are unique across the file's unique
+    sections; ``check(reader, i, row)``: the section's own rule, run after those."""
+
+    section: str
+    named: str = ""
+    unique: bool = False
+    check: Callable[[_Reader, int, Any], None] | None = None
+
+
+def _chart(name: str, typ: type[T], *, sourced: tuple[str, ...] = (), rows: tuple[_Rows, ...] = (),
+           check: Callable[[_Reader, T], None] | None = None) -> T:
+    """Load ``resources/charts/<name>`` as ``typ`` and validate it, in this order: each of ``sourced`` (a
+    field of the file, "" for the file itself) has a source; each row of ``rows`` has one (and a unique id,
+    and passes its section's check); then the chart's own ``check``."""
+    reader = _Reader(name)
+    data = _load(name, typ)
+    for part in sourced:
+        reader.sourced(part, getattr(data, part) if part else data)
+    ids: set[str] = set()
+    for spec in rows:
+        for i, row in enumerate(getattr(data, spec.section)):
+            reader.sourced(f"{spec.section}[{i}]" + (f" ({spec.named.format(row)})" if spec.named else ""), row)
+            if spec.unique:
+                if row.id in ids:
+                    raise reader.error(f"{spec.section}[{i}].id: {row.id!r} used twice")
+                ids.add(row.id)
+            if spec.check is not None:
+                spec.check(reader, i, row)
+    if check is not None:
+        check(reader, data)
+    return data
 
 
 # =========================================================================== CRT
@@ -158,63 +218,66 @@ def parse_ratio(text: str) -> tuple[Fraction, bool]:
 def crt() -> Crt:
     """Load and validate ``crt.toml``; every [[facts]] cell must hold (14.5)."""
     name = "crt.toml"
-    f = _load(name, CrtFile)
+    return _crt_table(_Reader(name), _load(name, CrtFile))
+
+
+def _crt_table(r: _Reader, f: CrtFile) -> Crt:
     n = f.columns
     if n < 1:
-        raise ChartError(f"{_path(name)}: columns must be at least 1")
+        raise r.error("columns must be at least 1")
     lines: dict[int, tuple[Ratio, ...]] = {}
     names: dict[int, str] = {}
     for i, ln in enumerate(f.lines):
         where = f"lines[{i}] (line {ln.line})"
-        _check_source(name, where, ln.source, ln.reason)
+        r.sourced(where, ln)
         if ln.line in lines:
-            raise ChartError(f"{_path(name)}: {where}: line {ln.line} defined twice")
+            raise r.error(f"{where}: line {ln.line} defined twice")
         if len(ln.odds) != len(ln.columns) or not ln.odds:
-            raise ChartError(f"{_path(name)}: {where}: odds and columns must be non-empty and the same length")
+            raise r.error(f"{where}: odds and columns must be non-empty and the same length")
         cells = []
         for j, (o, c) in enumerate(zip(ln.odds, ln.columns)):
             try:
                 v, par = parse_ratio(o)
             except ValueError as exc:
-                raise ChartError(f"{_path(name)}: {where}.odds[{j}]: {exc}") from None
+                raise r.error(f"{where}.odds[{j}]: {exc}") from None
             if not 1 <= c <= n:
-                raise ChartError(f"{_path(name)}: {where}.columns[{j}]: column {c} is off the table (1..{n})")
+                raise r.error(f"{where}.columns[{j}]: column {c} is off the table (1..{n})")
             cells.append(Ratio(o, v, par, c))
         for a, b in zip(cells, cells[1:]):
             if not (b.value > a.value and b.column > a.column):
-                raise ChartError(f"{_path(name)}: {where}: odds and columns must both increase ({a.text} -> {b.text})")
+                raise r.error(f"{where}: odds and columns must both increase ({a.text} -> {b.text})")
         lines[ln.line] = tuple(cells)
         names[ln.line] = ln.name
     if sorted(lines) != list(range(1, len(lines) + 1)):
-        raise ChartError(f"{_path(name)}: lines must be numbered 1..N, got {sorted(lines)}")
+        raise r.error(f"lines must be numbered 1..N, got {sorted(lines)}")
     tl: dict[str, int] = {}
     for k, v in f.terrain_lines.items():
         if k in ("source", "reason"):
             continue
         if not isinstance(v, int) or v not in lines:
-            raise ChartError(f"{_path(name)}: terrain_lines.{k}: {v!r} is not a line number")
+            raise r.error(f"terrain_lines.{k}: {v!r} is not a line number")
         tl[k] = v
-    _check_source(name, "terrain_lines", str(f.terrain_lines.get("source", "")), str(f.terrain_lines.get("reason", "")))
+    r.sourced("terrain_lines", f.terrain_lines)
     for code in f.codes:
         if code not in ("Q", "H", "X", "E", "m", "w", "r"):
-            raise ChartError(f"{_path(name)}: codes.{code}: unknown result letter")
+            raise r.error(f"codes.{code}: unknown result letter")
 
     def check_row(where: str, row: list[str]) -> tuple[str, ...]:
         if len(row) != n:
-            raise ChartError(f"{_path(name)}: {where}: {len(row)} results for {n} columns")
+            raise r.error(f"{where}: {len(row)} results for {n} columns")
         for j, c in enumerate(row):
             if not CODE_RE.match(c):
-                raise ChartError(f"{_path(name)}: {where}[{j}] (column {j + 1}): bad result code {c!r}")
+                raise r.error(f"{where}[{j}] (column {j + 1}): bad result code {c!r}")
         return tuple(row)
 
     dfd: dict[int, tuple[str, ...]] = {}
     for i, d in enumerate(f.defender):
         where = f"defender[{i}] (morale {d.morale})"
-        _check_source(name, where, d.source, d.reason)
+        r.sourced(where, d)
         dfd[d.morale] = check_row(f"{where}.results", d.results)
     if sorted(dfd) != list(range(1, f.max_morale_line + 1)):
-        raise ChartError(f"{_path(name)}: defender lines must be morale 1..{f.max_morale_line}, got {sorted(dfd)}")
-    _check_source(name, "attacker", f.attacker.source, f.attacker.reason)
+        raise r.error(f"defender lines must be morale 1..{f.max_morale_line}, got {sorted(dfd)}")
+    r.sourced("attacker", f.attacker)
     sup = check_row("attacker.supplied", f.attacker.supplied)
     uns = check_row("attacker.unsupplied", f.attacker.unsupplied)
     table = Crt(n, f.max_morale_line, lines, names, tl, dfd, sup, uns, f.codes, tuple(f.facts))
@@ -228,7 +291,7 @@ def crt() -> Crt:
         else:
             got, want = _attacker(table, fact.column, fact.supplied), fact.result
         if got != want:
-            raise ChartError(f"{_path(name)}: {where}: the table gives {got!r} but the rules say {want!r}")
+            raise r.error(f"{where}: the table gives {got!r} but the rules say {want!r}")
     return table
 
 
@@ -453,23 +516,16 @@ class CombatModifiers(_S, kw_only=True):
 @cache
 def combat_modifiers() -> CombatModifiers:
     """Combat Modifiers Chart (14.3, 14.4, 14.9, 15.x, 21.1.1, 21.2.1)."""
-    name = "combat_modifiers.toml"
-    m = _load(name, CombatModifiers)
-    seen: set[str] = set()
-    for sect in ("strength", "rating", "shift", "line_shift", "morale"):
-        for i, e in enumerate(getattr(m, sect)):
-            _check_source(name, f"{sect}[{i}] ({e.id})", e.source, e.reason)
-            if e.id in seen:
-                raise ChartError(f"{_path(name)}: {sect}[{i}].id: {e.id!r} used twice")
-            seen.add(e.id)
-    for k in ("winter", "ghibli"):
-        if k not in m.weather:
-            raise ChartError(f"{_path(name)}: weather.{k} missing (21.1.1, 21.2.1)")
+    rows = tuple(_Rows(s, "{0.id}", unique=True) for s in ("strength", "rating", "shift", "line_shift", "morale"))
+    return _chart("combat_modifiers.toml", CombatModifiers, rows=rows, check=_weather_shifts)
+
+
+def _weather_shifts(r: _Reader, m: CombatModifiers) -> None:
+    r.require(m.weather, ("winter", "ghibli"), "weather.{} missing (21.1.1, 21.2.1)")
     for k, w in m.weather.items():
-        _check_source(name, f"weather.{k}", w.source, w.reason)
+        r.sourced(f"weather.{k}", w)
         if len(w.shifts) != 6:
-            raise ChartError(f"{_path(name)}: weather.{k}.shifts: six entries needed (one per 1d6 result)")
-    return m
+            raise r.error(f"weather.{k}.shifts: six entries needed (one per 1d6 result)")
 
 
 def modifier(mod_id: str) -> StrengthMod | RatingMod | ShiftMod | LineShift | MoraleMod:
@@ -547,19 +603,13 @@ class StackingFile(_S, kw_only=True):
 
 @cache
 def stacking_chart() -> StackingFile:
-    name = "stacking.toml"
-    s = _load(name, StackingFile)
-    _check_source(name, "limits", s.limits.source, s.limits.reason)
-    _check_source(name, "capacity", s.capacity.source, s.capacity.reason)
-    ids: set[str] = set()
-    for i, r in enumerate(s.category):
-        _check_source(name, f"category[{i}] ({r.id})", r.source, r.reason)
-        if r.id in ids:
-            raise ChartError(f"{_path(name)}: category[{i}].id: {r.id!r} used twice")
-        ids.add(r.id)
-        if r.stacking_points < 0:
-            raise ChartError(f"{_path(name)}: category[{i}].stacking_points must be 0 or more")
-    return s
+    return _chart("stacking.toml", StackingFile, sourced=("limits", "capacity"),
+                  rows=(_Rows("category", "{0.id}", unique=True, check=_stacking_points),))
+
+
+def _stacking_points(r: _Reader, i: int, row: StackRow) -> None:
+    if row.stacking_points < 0:
+        raise r.error(f"category[{i}].stacking_points must be 0 or more")
 
 
 def stacking(category: str) -> StackRow:
@@ -611,16 +661,13 @@ class LossTable(_S, kw_only=True):
 
 @cache
 def loss_chart() -> LossTable:
-    name = "air_naval_loss.toml"
-    t = _load(name, LossTable)
-    for i, d in enumerate(t.drm):
-        _check_source(name, f"drm[{i}]", d.source, d.reason)
-    for i, b in enumerate(t.band):
-        _check_source(name, f"band[{i}]", b.source, b.reason)
+    return _chart("air_naval_loss.toml", LossTable, rows=(_Rows("drm"), _Rows("band")), check=_one_band_each)
+
+
+def _one_band_each(r: _Reader, t: LossTable) -> None:
     for n in range(0, 20):
         if sum(1 for b in t.band if (b.lo == -1 or n >= b.lo) and (b.hi == -1 or n <= b.hi)) != 1:
-            raise ChartError(f"{_path(name)}: band: modified roll {n} must fall in exactly one band")
-    return t
+            raise r.error(f"band: modified roll {n} must fall in exactly one band")
 
 
 def loss_table(roll_2d6: int, *, enemy_air_superiority: bool = False, city_or_port: bool = False) -> int:
@@ -672,13 +719,7 @@ class RefitFile(_S, kw_only=True):
 
 @cache
 def refit_chart() -> RefitFile:
-    name = "refit.toml"
-    r = _load(name, RefitFile)
-    _check_source(name, "pools", str(r.pools.get("source", "")), str(r.pools.get("reason", "")))
-    _check_source(name, "limits", r.limits.source, r.limits.reason)
-    for i, c in enumerate(r.cost):
-        _check_source(name, f"cost[{i}] ({c.id})", c.source, c.reason)
-    return r
+    return _chart("refit.toml", RefitFile, sourced=("pools", "limits"), rows=(_Rows("cost", "{0.id}"),))
 
 
 def rp_pool_for(nationality: str) -> str:
@@ -724,13 +765,12 @@ class UpgradeFile(_S, kw_only=True):
 @cache
 def upgrades() -> tuple[Upgrade, ...]:
     """8.4, 17.3: every row of the Upgrade Chart."""
-    name = "upgrade.toml"
-    u = _load(name, UpgradeFile)
-    for i, row in enumerate(u.upgrade):
-        _check_source(name, f"upgrade[{i}]", row.source, row.reason)
-        if not row.from_ or not row.to:
-            raise ChartError(f"{_path(name)}: upgrade[{i}]: from and to must name counters")
-    return tuple(u.upgrade)
+    return tuple(_chart("upgrade.toml", UpgradeFile, rows=(_Rows("upgrade", check=_names_counters),)).upgrade)
+
+
+def _names_counters(r: _Reader, i: int, row: Upgrade) -> None:
+    if not row.from_ or not row.to:
+        raise r.error(f"upgrade[{i}]: from and to must name counters")
 
 
 def upgrades_from(counter_id: str) -> list[Upgrade]:
@@ -751,17 +791,17 @@ class VichyFile(_S, kw_only=True):
 
 @cache
 def vichy_chart() -> VichyFile:
-    name = "vichy_reaction.toml"
-    v = _load(name, VichyFile)
-    _check_source(name, "", v.source, v.reason)
+    return _chart("vichy_reaction.toml", VichyFile, sourced=("",), check=_vichy_results)
+
+
+def _vichy_results(r: _Reader, v: VichyFile) -> None:
     for col in v.columns:
         row = v.results.get(col)
         if row is None or len(row) != 7:
-            raise ChartError(f"{_path(name)}: results.{col}: seven results needed (rolls 1..6 and 7 with the ALC-27 DRM)")
-        for j, r in enumerate(row):
-            if r not in v.meaning:
-                raise ChartError(f"{_path(name)}: results.{col}[{j}]: {r!r} is not defined under [meaning]")
-    return v
+            raise r.error(f"results.{col}: seven results needed (rolls 1..6 and 7 with the ALC-27 DRM)")
+        for j, res in enumerate(row):
+            if res not in v.meaning:
+                raise r.error(f"results.{col}[{j}]: {res!r} is not defined under [meaning]")
 
 
 def vichy_reaction(die: int, column: str, *, accord_drm: bool = False) -> str:
@@ -791,12 +831,12 @@ class InterdictionFile(_S, kw_only=True):
 
 @cache
 def interdiction_chart() -> InterdictionFile:
-    name = "air_interdiction.toml"
-    f = _load(name, InterdictionFile)
-    _check_source(name, "", f.source, f.reason)
-    if sorted(r.distance for r in f.row) != [0, 1, 2]:
-        raise ChartError(f"{_path(name)}: row: distances 0, 1 and 2 needed (19.6: the hex and any hex within two)")
-    return f
+    return _chart("air_interdiction.toml", InterdictionFile, sourced=("",), check=_within_two)
+
+
+def _within_two(r: _Reader, f: InterdictionFile) -> None:
+    if sorted(row.distance for row in f.row) != [0, 1, 2]:
+        raise r.error("row: distances 0, 1 and 2 needed (19.6: the hex and any hex within two)")
 
 
 def interdiction_cost(distance: int, move_class: str) -> int:
@@ -831,11 +871,7 @@ class DropFile(_S, kw_only=True):
 
 @cache
 def drop_chart() -> DropFile:
-    name = "airborne_drop.toml"
-    f = _load(name, DropFile)
-    for i, d in enumerate(f.drm):
-        _check_source(name, f"drm[{i}] ({d.id})", d.source, d.reason)
-    return f
+    return _chart("airborne_drop.toml", DropFile, rows=(_Rows("drm", "{0.id}"),))
 
 
 def airborne_drop_drm(*conditions: str) -> int:
@@ -868,13 +904,12 @@ class FortFile(_S, kw_only=True):
 
 @cache
 def fort_chart() -> FortFile:
-    name = "fort_effects.toml"
-    f = _load(name, FortFile)
-    for i, lv in enumerate(f.level):
-        _check_source(name, f"level[{i}]", lv.source, lv.reason)
+    return _chart("fort_effects.toml", FortFile, rows=(_Rows("level"),), check=_four_levels)
+
+
+def _four_levels(r: _Reader, f: FortFile) -> None:
     if sorted(lv.level for lv in f.level) != [0, 1, 2, 3]:
-        raise ChartError(f"{_path(name)}: level: fort levels 0-3 needed (18.1)")
-    return f
+        raise r.error("level: fort levels 0-3 needed (18.1)")
 
 
 def fort_effects(level: int) -> FortLevel:
@@ -896,13 +931,8 @@ class BombFile(_S, kw_only=True):
 
 @cache
 def bombardment_chart() -> BombFile:
-    name = "bombardment.toml"
-    b = _load(name, BombFile)
-    _check_source(name, "", b.source, b.reason)
-    for k in ("base", "msu", "dump", "airfield"):
-        if k not in b.effects:
-            raise ChartError(f"{_path(name)}: effects.{k} missing (8.2.1)")
-    return b
+    return _chart("bombardment.toml", BombFile, sourced=("",), check=lambda r, b: r.require(
+        b.effects, ("base", "msu", "dump", "airfield"), "effects.{} missing (8.2.1)"))
 
 
 def bombardment_hits(dice: list[int]) -> int:
@@ -922,13 +952,8 @@ def bombardment_effect(target: str) -> dict[str, Any]:
 @cache
 def supply_summary() -> dict[str, Any]:
     """The Supply Summary Chart (12.0-12.7) as a plain table."""
-    name = "supply.toml"
-    data = _load(name, dict[str, Any])
-    _check_source(name, "", str(data.get("source", "")), str(data.get("reason", "")))
-    for k in ("los_mmp", "disrupted_los_mmp", "sources"):
-        if k not in data:
-            raise ChartError(f"{_path(name)}: [{k}] missing")
-    return data
+    return _chart("supply.toml", dict[str, Any], sourced=("",),
+                  check=lambda r, d: r.require(d, ("los_mmp", "disrupted_los_mmp", "sources"), "[{}] missing"))
 
 
 def los_range(source: str, *, disrupted: bool = False) -> int:
