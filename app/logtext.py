@@ -241,6 +241,11 @@ SENTENCES: dict[str, Callable[[dict, str], str]] = {
     "malta_strike_with": _u("strikes Malta with {unit}"),
     "malta_strike_skip": _u("{unit} does not strike Malta"),
     "resolve_malta_strike": lambda a, s: "resolves the strike on Malta",
+    "shore_bombard": _u("bombards {target} in {hex} with the fleet {fleet} (20.4.2 shore bombardment)"),
+    "fleet_strike_box": _u("strikes the port boxes of {port} with the fleet {fleet} (20.4.2)"),
+    "fleet_mission_strike": lambda a, s: (f"{unit_label(a['unit'])} strikes the fleet on its coastal mission (19.9.2)"
+                                          if a.get("unit") else "makes no (more) strike on the fleet"),
+    "port_strike": _u("{unit} strikes the port boxes of {port} (19.9.2 port strike)"),
 }
 
 

@@ -51,10 +51,16 @@ ORDERS = [
                                         "across a wadi (optional desert raider rules, 16.4)"),
     ("enter", "Enter the map…", "13.8", "Bring the checked units from the selected box onto the map: pick the entry hex, "
                                         "then the hexes entered (13.8)"),
+    ("shore_bombard", "Shore bombardment…", "20.4.2", "A fleet in the Coastal Missions Box bombards an Axis supply unit "
+                                                       "in a coastal hex of its maps (20.4.2, 19.8)"),
+    ("fleet_strike_box", "Fleet strike…", "20.4.2", "A fleet in the Coastal Missions Box strikes the Axis units in a "
+                                                    "port's boxes (20.4.2, 19.9.1)"),
 ]
 
 NRV = "box:NRV"
 RAIDER_ORDERS = ("oasis_move", "raid")
+FLEET_ORDERS = ("shore_bombard", "fleet_strike_box")     # 20.4.2: need no selected stack
+COASTAL_MISSIONS = "box:CoastalMissions"
 MISSIONS = [("Supply raid on an adjacent MSU or dump", "supply"),
             ("Airfield raid on an adjacent enemy airfield", "airfield"),
             ("Guiding across a wadi hexside (does not move)", "guiding")]
@@ -566,7 +572,7 @@ class MovementOrders(QFrame):
         for kind, b in self.order_buttons.items():
             k = "move" if kind == "enter" else kind
             offered = k in self.free and (raiders_on or kind not in RAIDER_ORDERS)
-            b.setEnabled(offered and bool(self.where))
+            b.setEnabled(offered and (bool(self.where) or kind in FLEET_ORDERS))
             b.setVisible(offered)
         for cb in (self.road, self.forced, self.night, self.lift):
             cb.setEnabled("move" in self.free)
@@ -785,6 +791,8 @@ class MovementOrders(QFrame):
                 Field("mission", "Mission:", "combo", MISSIONS),
                 Field("target", "Target:", "combo", targets, optional=True)],
                 lambda v: {k: x for k, x in v.items() if x is not None}))
+        if kind in FLEET_ORDERS:
+            return self._open(self._fleet_form(kind, f"{title} ({rule})"))
         if kind == "enter":
             box = where
 
@@ -796,6 +804,30 @@ class MovementOrders(QFrame):
                 Field("units", "Units:", "checks", [(unit_name(u, self.win.ctl.state()), u, True) for u in units]),
                 Field("path", "Entry hex, then the hexes entered:", "hexes", lo=1, hi=60)], build))
         return None
+
+    def _fleet_form(self, kind: str, title: str) -> OrderForm:
+        """20.4.2: the fleet (Coastal Missions Box) and its target: a coastal hex picked on the map and an Axis
+        supply unit there (shore bombardment), or a port whose boxes hold Axis units (fleet strike)."""
+        st = self.win.ctl.state()
+        fleets = [(unit_name(u.id, st), u.id) for u in sorted(st.units.values(), key=lambda x: x.id)
+                  if u.loc == COASTAL_MISSIONS and _kind(u.id)[0] == "fleet"]
+        if kind == "fleet_strike_box":
+            ports = sorted({u.loc.split(":", 2)[2] for u in st.units.values()
+                            if u.side != self.side and u.loc.startswith("box:PortBoxes:")})
+            return OrderForm(self, kind, title, [
+                Field("fleet", "Fleet:", "combo", fleets),
+                Field("port", "Port boxes of:", "combo", [(p, p) for p in ports])], lambda v: v)
+
+        def targets(v):
+            hexes = v.get("hex") or []
+            return [(f"{unit_name(o.id, st)} ({o.id})", o.id) for o in sorted(st.units.values(), key=lambda x: x.id)
+                    if hexes and o.loc == hexes[0] and o.side != self.side and is_supply(o.id)]
+
+        return OrderForm(self, kind, title, [
+            Field("fleet", "Fleet:", "combo", fleets),
+            Field("hex", "Coastal hex:", "hexes", lo=1, hi=1),
+            Field("target", "Supply unit:", "combo", targets)],
+            lambda v: {"fleet": v["fleet"], "hex": (v["hex"] or [""])[0], "target": v["target"]})
 
     def open_pickup(self) -> OrderForm:
         st = self.win.ctl.state()

@@ -13,3 +13,4 @@ from core.rules import transport, raiders  # noqa: F401  (ground, issue 5: 13.7/
 from core.rules import obligations  # noqa: F401  (strategic, issue 7: card obligations before Movement)
 from core.rules import strikes, strategic_moves  # noqa: F401  (strategic, issue 7: IV.5-IV.9 fleets and strikes; MET/Fall Braun/Herkules moves)
 from core.rules import training  # noqa: F401  (ground, issue 5: 8.5 training track, 8.5.2 untrained)
+from core.rules import fleets  # noqa: F401  (20.4.2 fleet coastal missions in the Movement Phase; 19.9.2 strikes on fleets, port strikes)

@@ -638,6 +638,27 @@ def fleet_strikers(st: GameState, side: str, label: str, busy: Iterable[str] = (
     return out
 
 
+def strike_fleet(eng: Engine, fleet: str, strikers: list[str], *, port: bool, cancelled: str) -> int:
+    """20.4.2 / 19.9.2 Strikes on Fleets: the naval strike (19.9.1 dice, ``air.naval_strike``) on a fleet placed
+    for a coastal mission; a hit fleet is marked ``flags["hit"]`` (no more coastal missions until its next
+    allocation) and its mission is cancelled (``cancelled`` says how); then the strikers check for mission
+    damage (19.3; +1 when the mission is in a city or port hex, ``port``).  Returns the hits.  Used by the
+    combat's naval ground support and by the Movement-Phase fleet missions (``core.rules.fleets``)."""
+    from core.rules import air
+
+    st = eng.state
+    hits = air.naval_strike(eng, list(strikers))
+    if hits:
+        st.units[fleet].flags = dict(st.units[fleet].flags) | {"hit": True}
+        eng.say(f"The naval strike hits {info(st, fleet).name} ({hits} hit(s)): {cancelled} (20.4.2)")
+    else:
+        eng.say(f"The naval strike on {info(st, fleet).name} misses (19.9.1)")
+    for a in strikers:
+        r = air.mission_damage(eng, a, city_or_port=port)
+        eng.say(f"{info(st, a).name}: mission damage {r} (19.3)")
+    return hits
+
+
 def _canon(uid: str) -> str:
     from core.counters import resolve
 
@@ -1443,28 +1464,18 @@ class ResolveCombat(Procedure):
     def _fleet_strike(self, eng: Engine, d: dict[str, Any]) -> None:
         """20.4.2 / 19.9.1: the strike dice (``air.naval_strike``); a hit fleet gives no support (``flags["hit"]``
         until its next allocation); the strikers check for mission damage (19.3, 19.9.1)."""
-        st = eng.state
         fs = d.pop("fleet_strike")
         d["stage"] = fs["back"]
         f = fs["fleet"]
         if not fs["units"]:
             return
-        from core.rules import air
-
-        hits = air.naval_strike(eng, list(fs["units"]))
+        port = any(hex_of(h) in gmap().ports for h in d["hexes"])
+        hits = strike_fleet(eng, f, list(fs["units"]), port=port, cancelled="it gives no ground support")
         d.setdefault("fleet_strikes", []).append({"fleet": f, "strikers": list(fs["units"]), "hits": hits})
         if hits:
-            st.units[f].flags = dict(st.units[f].flags) | {"hit": True}
             for key in ("att_fleet", "def_fleet"):
                 if f in d[key]:
                     d[key].remove(f)
-            eng.say(f"The naval strike hits {info(st, f).name} ({hits} hit(s)): it gives no ground support (20.4.2)")
-        else:
-            eng.say(f"The naval strike on {info(st, f).name} misses (19.9.1)")
-        port = any(hex_of(h) in gmap().ports for h in d["hexes"])
-        for a in fs["units"]:
-            r = air.mission_damage(eng, a, city_or_port=port)
-            eng.say(f"{info(st, a).name}: mission damage {r} (19.3)")
 
     def _airfields(self, eng: Engine, d: dict[str, Any], who: str, attacking: bool) -> list[str]:
         """19.5: the side's friendly supplied airfields, traced once per combat (kept in the frame)."""
