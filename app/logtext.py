@@ -46,6 +46,10 @@ def place(x) -> str:
         parts = [p for p in s.split(":")[1:] if p]
         if len(parts) >= 2 and parts[0] == "Oasis":
             return f"the {parts[1].replace('_', ' ').title()} oasis box"
+        if len(parts) >= 2 and parts[0] == "PortBoxes":
+            return f"the port boxes of {'the NRV' if parts[1] == 'NRV' else parts[1]}"     # 20.1
+        if len(parts) >= 2 and parts[0] == "AtSea":
+            return f"the {parts[1]} shipping lane"                                          # 20.2
         if len(parts) >= 2 and parts[1] in ("Axis", "Allied"):
             return f"the {parts[1]} {parts[0].replace('_', ' ')} Box"
         return "the " + " ".join(p.replace("_", " ") for p in parts) + " box"
@@ -157,8 +161,10 @@ SENTENCES: dict[str, Callable[[dict, str], str]] = {
     "relocate_primary_base": _u("moves the primary base to {base} (12.2.4)"),
     "activate_base": _u("activates the base {base} (12.2.3)"),
     "offmap_move": _u("moves {unit} to {to}"),
-    "ship": _u("ships {unit} to {to} (20.0)"),
+    "ship": _u("puts {unit} on its shipping lane toward {to} (20.2)"),
     "ship_stay": _u("keeps {unit} where it is (no shipping)"),
+    "port_place": _u("places {unit} in {to} (20.1)"),
+    "port_stay": _u("keeps {unit} at sea (20.2)"),
     "leave_training": _u("takes {unit} out of the Training Box (8.5)"),
     "restart_training": _u("restarts {unit}'s training (8.5)"),
     # supply and refit (12.0, 17.0)

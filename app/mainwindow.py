@@ -848,6 +848,9 @@ class MainWindow(QMainWindow):
             if q == "odds":
                 badges.update({k: (v[0], "#a8322a") for k, v in res.items()})
         self.scene.overlay.set_cells(cells)
+        from app.offmap import port_box_badges
+
+        badges.update(port_box_badges(self.ctl.state()))    # 20.1: units waiting in port boxes
         self.scene.badges.set_cells(badges)
 
     def _stack_units(self, label: str | None, side: str | None = None) -> list[str]:

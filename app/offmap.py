@@ -98,6 +98,29 @@ GROUPS: list[Group] = [
     ], columns=3),
 ]
 
+SHIPPING_PREFIXES = ("box:PortBoxes:", "box:AtSea:")
+
+
+def shipping_title(loc: str) -> str:
+    """``box:PortBoxes:C2331`` -> ``port boxes of Tobruk (C2331)`` (20.1); ``box:AtSea:Italy`` -> ``at sea: Italy
+    lane`` (20.2)."""
+    if loc.startswith("box:AtSea:"):
+        return f"at sea: {loc.split(':', 2)[2]} lane"
+    from core.rules import naval
+
+    return naval.place_name(loc)
+
+
+def port_box_badges(st: GameState | None) -> dict[str, tuple[str, str | None]]:
+    """Map badges: a port hex whose port boxes hold units (20.1) shows how many, e.g. ``port boxes: 2``."""
+    n: dict[str, int] = {}
+    for u in (st.units.values() if st is not None else ()):
+        if u.loc.startswith("box:PortBoxes:"):
+            lab = u.loc.split(":", 2)[2]
+            n[lab] = n.get(lab, 0) + 1
+    return {lab: (f"port boxes: {k}", "#1f4e79") for lab, k in n.items() if lab[:1].isalpha() and lab[1:].isdigit()}
+
+
 TRT_LAST = 40
 CELL = 50
 UNIT_MIME = "application/x-dfd-unit"     # a dragged counter: the unit id
@@ -221,11 +244,17 @@ class OffMapCanvas(QWidget):
         tboxes += [BoxDef(f"track:Training:T{i}", f"Training T{i}", "8.5") for i in extra]
         in_box.update(training)
         cards = {k: v for k, v in other.items() if k.startswith("card:")}
-        rest = {k: v for k, v in other.items() if not k.startswith("card:")}
+        ship = {k: v for k, v in other.items() if k.startswith(SHIPPING_PREFIXES)}
+        rest = {k: v for k, v in other.items() if not k.startswith("card:") and k not in ship}
         groups = extra_groups + GROUPS[:1] + [Group("Training Track (8.5)", tboxes, max(4, len(tboxes)))] + GROUPS[1:]
         if cards:
             groups.append(Group("On event cards (5.0)", [BoxDef(k, k.split(":", 1)[1], "5.0") for k in cards], 6))
             in_box.update(cards)
+        if ship:
+            groups.append(Group("Shipping: at sea and in port boxes (20.1, 20.2, 20.3)",
+                                [BoxDef(k, shipping_title(k), "20.1" if k.startswith("box:PortBoxes:") else "20.2")
+                                 for k in sorted(ship)], 5))
+            in_box.update(ship)
         if rest:
             groups.append(Group("Other locations", [BoxDef(k, k, "") for k in rest], 5))
             in_box.update(rest)

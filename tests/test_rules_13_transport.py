@@ -11,6 +11,8 @@ from core.dice import ScriptedDice
 from core.engine import PROCEDURES
 from core.hexgrid import Hex
 from core.rules import tec, transport
+from core.rules.movement import E
+from core.rules.status import printed_ma
 from tests.ground_helpers import engine_at_movement, unit
 
 
@@ -118,8 +120,9 @@ def test_20_3_coastal_shipping_uses_entire_ma(gm):
     eng = allied_movement([unit("UK-2SG", ALLIED, "C2331", steps=2), unit("UK-KDG", ALLIED, "C2308")])
     act(eng, "coastal_ship", units=["UK-2SG"], to="C2308")
     st = eng.state
-    assert st.units["UK-2SG"].loc == "C2308"
-    with pytest.raises(IllegalAction, match="already moved"):
+    assert st.units["UK-2SG"].loc == "box:PortBoxes:C2308"          # lands in the next friendly Movement Phase (20.1)
+    assert eng.pending().context["moved"]["UK-2SG"] >= printed_ma(st.units["UK-2SG"]) * E   # its entire MA
+    with pytest.raises(IllegalAction, match="not on the hex grid"):    # waiting in the port boxes, not in C2308
         act(eng, "move", units=["UK-2SG"], path=["C2309"])
     with pytest.raises(IllegalAction) as exc:
         act(eng, "coastal_ship", units=["UK-KDG"], to="C1001")                # not a friendly port

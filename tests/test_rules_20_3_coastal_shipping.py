@@ -37,6 +37,7 @@ def test_20_1_coastal_shipping_uses_port_boxes_at_both_ends(gm):
                            unit("UK-7RTR", ALLIED, "C2331", steps=2)])
     assert coastal.boxes_left(eng, "C2308") == 1
     act(eng, "coastal_ship", units=["UK-2SG"], to="C2308")          # two steps: one box at each port
+    assert eng.state.units["UK-2SG"].loc == "box:PortBoxes:C2308"     # lands in the next friendly Movement Phase
     assert coastal.boxes_left(eng, "C2308") == 0 and coastal.boxes_left(eng, "C2331") == 3
     with pytest.raises(IllegalAction) as exc:
         act(eng, "coastal_ship", units=["UK-KDG"], to="C2308")      # Tobruk's only box is used
@@ -70,7 +71,7 @@ def test_19_9_2_coastal_shipping_strike_from_crete_hits_the_cargo(gm):
     assert d.kind == "strike_loss" and d.side == AXIS
     eng.apply(d.options[0].action)
     assert eng.state.units["UK-2SG"].loc.startswith(("box:Destroyed", "removed", "box:Refit")) \
-        or eng.state.units["UK-2SG"].steps < 1 or eng.state.units["UK-2SG"].loc != "C2310"
+        or eng.state.units["UK-2SG"].steps < 2     # the cargo waiting in the receiving port boxes is hit (20.1)
     assert eng.state.units["GE-XFK"].flags.get("coastal_strike") == "10.9"    # damage check (1+1: based)
     assert eng.state.units["GE-XFK"].flags.get("based")
 

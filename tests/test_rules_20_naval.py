@@ -19,7 +19,7 @@ def test_we13_port_boxes_two_steps_or_one_dump_20_1():
     assert naval.boxes_needed("IT-17Pavia", 2) == 2      # 15.10: one box per divisional step
 
 
-def test_ocean_shipping_moves_cargo_from_italy_to_a_port_with_room_20_2():
+def test_ocean_shipping_puts_cargo_from_italy_on_its_lane_toward_a_port_with_room_20_2():
     eng = make("desert-war")
     put(eng, "GE-5Pz", offmap.ITALY)
     ports = naval.friendly_ports(eng, AXIS)
@@ -29,7 +29,9 @@ def test_ocean_shipping_moves_cargo_from_italy_to_a_port_with_room_20_2():
     eng.state.initiative = AXIS
     to = naval.legal_ports(eng, "GE-5Pz")[0]
     proc.apply(eng, fr, Action(kind="ship", side=AXIS, args={"unit": "GE-5Pz", "to": to}))
-    assert eng.state.units["GE-5Pz"].loc == to and naval.used_boxes(eng, to) == 1
+    u = eng.state.units["GE-5Pz"]     # 20.2: on the lane in the Allocation Phase, placed in the port boxes later
+    assert u.loc == naval.AT_SEA + "Italy" and u.flags["at_sea"] == {"gt": eng.state.gt, "lane": "Italy", "to": to}
+    assert naval.allocated(eng, to) == 1 and naval.used_boxes(eng, to) == 0
     with pytest.raises(IllegalAction, match="20.2"):
         proc.apply(eng, fr, Action(kind="ship", side=AXIS, args={"unit": "GE-5Pz", "to": to}))
 

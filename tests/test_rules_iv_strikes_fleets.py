@@ -156,7 +156,8 @@ def test_iv_7_iv_8_iv_9_allied_strike_on_shipping_from_italy_19_9():
     d = eng.pending()
     assert d.kind == "strike_loss" and d.side == AXIS                  # the targeted player first
     act(eng, "strike_loss", AXIS, unit="GE-5Pz")
-    assert eng.state.units["GE-5Pz"].steps == 1 and eng.state.units["GE-5Pz"].loc == port
+    u = eng.state.units["GE-5Pz"]                    # still at sea on its lane, bound for the port (20.2)
+    assert u.steps == 1 and u.loc == naval.AT_SEA + "Italy" and u.flags["at_sea"]["to"] == port
     assert eng.state.units["UK-201Group"].flags.get("based")
 
 
@@ -223,9 +224,14 @@ def test_20_5_torch_units_ship_into_enemy_port_boxes_and_alc_21_f_capacity():
     proc = naval.OceanShipping()
     fr = Frame(proc="ocean_shipping", data={"step": "IV.4", "seen": []})
     proc.apply(eng, fr, Action(kind="ship", side=ALLIED, args={"unit": "US-1Inf", "to": ports[0]}))
-    u = eng.state.units["US-1Inf"]
-    assert u.loc == "box:PortBoxes:A6201" and u.flags["shipped_from"] == offmap.TORCH
+    u = eng.state.units["US-1Inf"]                       # on the Torch lane until a Movement Phase (20.1)
+    assert u.loc == naval.AT_SEA + "Torch" and u.flags["shipped_from"] == offmap.TORCH
     assert naval.landing_capacity_left(eng, offmap.TORCH) == 6 - 1     # ALC-21 f): Algiers' six boxes
+    eng.state.phase, eng.state.step, eng.state.first_player = 6, 1, ALLIED
+    d = push(eng, "port_placement", step="VI.1")        # placed in the port boxes of the enemy port (20.5)
+    assert [o.action.args.get("to") for o in d.options] == [None, "box:PortBoxes:A6201"]
+    act(eng, "port_place", ALLIED, unit="US-1Inf", to="box:PortBoxes:A6201")
+    assert u.loc == "box:PortBoxes:A6201" and u.flags["port_box"]["how"] == "landing"
     naval.unlanded_return(eng)                                          # 20.2: not landed -> back
     assert eng.state.units["US-1Inf"].loc == offmap.TORCH
 

@@ -1,13 +1,17 @@
 """20.3 coastal shipping: port-box capacity and strikes on the coastal shipping boxes (19.9.2, 20.3.1, 20.3.2,
 20.4.2 coastal naval escort).
 
-``transport.coastal_ship`` moves the units; before it does it calls :func:`check_and_record`, which
+``transport.coastal_ship`` moves the units into the receiving port's boxes (``box:PortBoxes:<hex>``, they land
+in the next friendly Movement Phase, ``naval.land_from_port_boxes``, R-COASTAL-LAND); before it does it calls
+:func:`check_and_record`, which
 
-* refuses a shipment the port boxes cannot carry this Movement Phase (20.1: a box carries 2 combat steps, 2 RP,
-  or one MSU or dump; the capacity is used at the port of departure and at the port of arrival; units placed in
-  one impulse do not count against the other's: the count is per Movement Phase);
+* refuses a shipment the port boxes cannot carry this impulse (20.1: a box carries 2 combat steps, 2 RP, or one
+  MSU or dump; the capacity is used at the port of departure and at the port of arrival; limited boxes carry
+  non-motorised units in or out and dumps in only, a motorised unit leaving by a limited box goes to its Refit
+  Box; units placed in one impulse do not count against the other's; ``naval`` keeps one count per port and
+  impulse for ocean and coastal cargo);
 * records the cargo on the phase's coastal shipping lane (``strikes.record_cargo``, lane
-  ``Coastal:<side>:<gt>.<phase>``), so that hits fall on it.
+  ``Coastal:<side>:<gt>.<phase>``), so that hits fall on it while it waits in the receiving port boxes.
 
 Coastal Shipping Strikes (19.9.2) "are conducted during enemy Movement Phases": after the moving player's
 movement step, before the other player's Reaction Phase (``before_step`` VII/X/XIII/XVI), the non-phasing player
@@ -47,39 +51,39 @@ def _rec(eng: Engine) -> dict:
 
 
 def boxes_left(eng: Engine, port: str) -> int:
-    """20.1: the port boxes of ``port`` still free for coastal shipping this Movement Phase."""
-    return naval._port_cap(port) - int(_rec(eng)["use"].get(port, 0))
+    """20.1: the port boxes (standard and limited) of ``port`` still free this impulse (``naval`` keeps the
+    count for ocean and coastal cargo alike)."""
+    return sum(naval.boxes_left(eng, port))
 
 
 def shipment_boxes(units: list) -> int:
     """20.1: the boxes a shipment fills (2 combat steps / 2 RP per box, rounded up; one per MSU or dump;
     a division one box per step, 15.10)."""
-    from core.rules.status import is_rp
-
-    steps = rp = single = 0
-    for u in units:
-        c = all_counters()[offmap.base_id(u.id)]
-        if is_rp(u):
-            rp += int(u.steps)
-        elif c.kind == "combat":
-            steps += int(u.steps) * (2 if c.divisional else 1)
-        else:
-            single += 1
-    return (steps + 1) // 2 + (rp + 1) // 2 + single
+    return naval.cargo_boxes(units)
 
 
 def check_and_record(eng: Engine, side: str, units: list, src: str, to: str) -> None:
     """Called by ``transport.coastal_ship`` after its own checks, before the units move: refuse a shipment the
-    port boxes cannot carry (20.1, 20.3) and record the cargo on the phase's coastal lane (19.9.2)."""
-    need = shipment_boxes(units)
-    for port in (src, to):
-        left = boxes_left(eng, port)
+    port boxes cannot carry this impulse (20.1: leaving ``src`` and entering ``to``; limited boxes carry
+    non-motorised units in or out and dumps in only; ``to`` the Refit Box: motorised units leaving by limited
+    boxes, 20.1 c), use the boxes (``naval.use_boxes``) and record the cargo on the phase's coastal lane (19.9.2)."""
+    if to == offmap.refit(side):
+        need = shipment_boxes(units)
+        left = naval.boxes_left(eng, src)[1]
         if need > left:
-            raise IllegalAction(f"coastal shipping from {src} to {to} needs {need} port box(es) at {port}; "
-                                f"{max(left, 0)} left this Movement Phase", "20.1; 20.3")
+            raise IllegalAction(f"leaving {src} by limited port boxes needs {need}; {max(left, 0)} left this "
+                                "impulse", "20.1; 20.3")
+        naval.use_boxes(eng, src, 0, need)
+        return
+    out_ = naval.plan_boxes(eng, src, units, "out")
+    in_ = naval.plan_boxes(eng, to, units, "in")
+    for got in (out_, in_):
+        if isinstance(got, str):
+            raise IllegalAction(f"coastal shipping from {src} to {to}: {got}", "20.1; 20.3")
+    assert isinstance(out_, tuple) and isinstance(in_, tuple)
+    naval.use_boxes(eng, src, *out_)
+    naval.use_boxes(eng, to, *in_)
     rec = _rec(eng)
-    for port in (src, to):
-        rec["use"][port] = int(rec["use"].get(port, 0)) + need
     rec["shipped"].setdefault(side, []).extend([u.id, src, to] for u in units)
     eng.state.vars["coastal"] = rec
     for u in units:

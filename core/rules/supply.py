@@ -12,7 +12,8 @@ emergency supply, bases, capture and voluntary destruction.
   friendly-controlled port; 22.1 the NRV is a permanent active base for the
   Allies, connected to the grid at W1434 (14 MP), W2034 and W2234 (14 primary
   road hexes = 3.5 MMP);
-* 12.5 IGS / OGS / isolated, set for the phasing player at step VI.1;
+* 12.5 IGS / OGS / isolated, set for the phasing player at step VI.1 (20.1: a unit that landed from port
+  boxes this GT, ``flags["landed_gt"]``, is in GenS);
   12.5.1 attrition at XVIII.1; 12.7 emergency supply; 12.2.3 bases;
   12.2.7 capture.
 
@@ -214,8 +215,8 @@ def gens_status(state: GameState, side: str, gm: tec.GroundMap | None = None) ->
         c = counter_of(u)
         if c.kind not in ("combat", "supply") and c.unit_type != "refit point":
             continue
-        if always_supplied(u) or has_los(lines, state, u, h):
-            out[u.id] = "IGS"
+        if always_supplied(u) or u.flags.get("landed_gt") == state.gt or has_los(lines, state, u, h):
+            out[u.id] = "IGS"          # 20.1: landing units are in GenS for the GT of landing
         elif has_loc(lines, state, u, h):
             out[u.id] = "IGS" if c.kind == "supply" else "OGS"   # 12.2: supply units in GenS unless isolated
         else:

@@ -10,7 +10,9 @@ movement decision (never of the Reaction Phase, 13.7):
   such hex; combinable with regular movement before and after (a unit that rails may still ``move``
   with the MP it has left);
 * ``coastal_ship`` {units, to}: 20.3, from a friendly port to a friendly port on Maps L, S, C, W;
-  the unit uses its entire MA (half to embark, half to land);
+  the unit uses its entire MA (half to embark, half to land) and waits in the receiving port's boxes,
+  landing in the next friendly Movement Phase (20.1, ``naval``); ``to`` the side's Refit Box: motorised
+  combat units leaving by limited port boxes (20.1 c);
 * ``air_land`` {units, from, to}: 13.7 e) air landing with ATP (``vars["atp"][side]``) from Sicily,
   Italy or Crete (Axis) or the NRV or Torch Box (Allied) to a friendly airfield or city hex; the
   units may not move afterwards (13.7 c);
@@ -213,16 +215,30 @@ def _port_ok(st: GameState, side: str, lab: str) -> bool:
 
 def coastal_ship(eng: Engine, frame: Frame, side: str, args: dict) -> None:
     """20.3 for a moving unit: from a friendly port to a friendly port on Maps L, S, C and W, using its
-    entire MA (half to embark, half to land); port boxes and strikes at sea: ``coastal`` (20.1, 19.9.2)."""
+    entire MA (half to embark, half to land); the units wait in the receiving port's boxes
+    (``box:PortBoxes:<hex>``, ``flags["port_box"]["how"] == "coastal"``) and land in the next friendly Movement
+    Phase (20.1; ``naval.land_from_port_boxes``, R-COASTAL-LAND).  ``to`` the side's Refit Box: motorised
+    combat units leaving the port by limited port boxes (20.1 c).  Port boxes and strikes at sea: ``coastal``
+    (20.1, 19.9.2)."""
+    from core.rules import naval, offmap
+
     st = eng.state
     units = _units(eng, side, args.get("units"), "20.3")
     src, to = units[0].loc, str(args.get("to", ""))
     if not _port_ok(st, side, src):
         raise IllegalAction(f"{src} is not a friendly-controlled port", "20.3")
-    if not _port_ok(st, side, to) or to[:1] not in COASTAL_MAPS or src[:1] not in COASTAL_MAPS:
+    refit = to == offmap.refit(side)
+    if refit:
+        for u in units:
+            if not (is_combat(u) and counter_of(u).motorized):
+                raise IllegalAction(f"only motorised combat units leave a port by a limited port box for the Refit "
+                                    f"Box ({counter_of(u).name})", "20.1 c)")
+    elif not _port_ok(st, side, to) or to[:1] not in COASTAL_MAPS or src[:1] not in COASTAL_MAPS:
         raise IllegalAction(f"coastal shipping delivers to friendly-controlled ports on Maps L, S, C and W ({to})", "20.3")
     if src == to:
         raise IllegalAction("coastal shipping goes to another port", "20.3")
+    if any(v.side != side for v in st.units_at(to)) and not refit:
+        raise IllegalAction(f"{to} holds enemy units: coastal shipping lands in friendly ports", "20.3")
     for u in units:
         if u.id in frame.data.get("moved", {}):
             raise IllegalAction(f"{counter_of(u).name} has moved: shipping uses its entire MA", "20.3")
@@ -233,12 +249,21 @@ def coastal_ship(eng: Engine, frame: Frame, side: str, args: dict) -> None:
     from core.rules import coastal
 
     coastal.check_and_record(eng, side, units, src, to)          # 20.1 port boxes; 19.9.2 cargo at sea
+    tag = f"{st.gt}.{st.phase}"
     for u in units:
-        u.loc = to
         u.reserve = False
         frame.data.setdefault("moved", {})[u.id] = max(movement_allowance(u), 1) * E
-    eng.say(f"{', '.join(counter_of(u).name for u in units)} ship from {src} to {to} by {side} coastal shipping, "
-            "using their entire MA (20.3)")
+        if refit:
+            u.loc = to
+            continue
+        u.loc = naval.box_loc(to)
+        u.flags = dict(u.flags) | {"port_box": {"how": "coastal", "from": src, "tag": tag}}
+    names = ", ".join(counter_of(u).name for u in units)
+    if refit:
+        eng.say(f"{names} leave {src} by limited port boxes and are placed in the {side} Refit Box (20.1 c)")
+        return
+    eng.say(f"{names} ship from {src} by {side} coastal shipping, using their entire MA, into the port boxes of "
+            f"{to}; they land in the next friendly Movement Phase (20.1, 20.3)")
 
 
 # =========================================================================== air landings (13.7 e)
