@@ -67,6 +67,7 @@ def test_15_4_sf_landing_on_an_empty_coastal_hex_is_opposed_with_defence_1():
     out = fr.data["outcome"]
     assert out["strengths"] == {"attack": 1, "defence": 1}
     assert out["landing"] == "cleared" and eng.state.units["UK-1Cdo"].loc == "T6017"
+    assert eng.state.units["UK-1Cdo"].flags["landed_gt"] == eng.state.gt     # 20.1: in GenS for the GT of landing
 
 
 def test_15_4_sf_landing_in_a_friendly_hex_needs_no_combat():

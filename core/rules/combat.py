@@ -1219,11 +1219,6 @@ class ResolveCombat(Procedure):
         st = eng.state
         side, enemy = d["side"], other(d["side"])
         stage = d["stage"]
-        if not d.get("vichy_checked"):
-            from core.rules import fna   # 23.1 ALC-21 i): the Vichy French Reaction Table before the combat
-            if fna.vichy_before_combat(eng, frame):
-                return CONTINUE
-            stage = d["stage"]
         if stage in ("air_att", "air_def"):
             attacking = stage == "air_att"
             who = side if attacking else enemy
@@ -1404,7 +1399,8 @@ class ResolveCombat(Procedure):
         if cleared and alive:
             for u in alive:
                 st.units[u].loc = d["hexes"][0]
-                st.units[u].flags = dict(st.units[u].flags) | {"landed": phase_tag(st)}
+                st.units[u].flags = {k: v for k, v in st.units[u].flags.items() if k != "port_box"} | {
+                    "landed": phase_tag(st), "landed_gt": st.gt}          # 20.1: in GenS for the GT of landing
             d.setdefault("advanced", []).extend(alive)
             eng.say(f"The landing clears {d['hexes'][0]}: {', '.join(alive)} land (20.5, 15.4)")
             return False
