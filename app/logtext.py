@@ -247,6 +247,12 @@ SENTENCES: dict[str, Callable[[dict, str], str]] = {
     "malta_strike_with": _u("strikes Malta with {unit}"),
     "malta_strike_skip": _u("{unit} does not strike Malta"),
     "resolve_malta_strike": lambda a, s: "resolves the strike on Malta",
+    "convoy_strike_27": lambda a, s: ("strikes the Allied Mediterranean shipping (27.0 f)" if a.get("strike")
+                                      else "makes no strike on the Allied Mediterranean shipping (27.0 f)"),
+    "fall_braun_drop": _u("airdrops {unit} from the Fall Braun Box on {to} (AXC-19 b; 15.5)"),
+    "fna_move": _u("moves {units} along the FNA road to {to} (22.7)"),
+    "fna_box_attack": _u("attacks the Vichy French in {box} with {attackers} (22.7)"),
+    "vichy_retreat": _u("retreats the Vichy French {unit} to {to} (ALC-21 i 4)"),
     "shore_bombard": _u("bombards {target} in {hex} with the fleet {fleet} (20.4.2 shore bombardment)"),
     "fleet_strike_box": _u("strikes the port boxes of {port} with the fleet {fleet} (20.4.2)"),
     "fleet_mission_strike": lambda a, s: (f"{unit_label(a['unit'])} strikes the fleet on its coastal mission (19.9.2)"

@@ -184,3 +184,25 @@ def test_20_4_2_sampler_offers_at_most_two_legal_missions_and_they_are_accepted(
     for o in opts:
         probe = engine_at_movement(list(eng.state.units.values()), first=ALLIED)
         probe.apply(o.action)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_20_4_2_random_bot_options_around_fleet_missions_are_always_accepted(seed):
+    """Every option offered around the fleet missions (the movement sampler, the Axis strike, the losses) is
+    accepted (the engine's promise, tests/test_fuzz_options.py)."""
+    from core.bots import RandomBot
+
+    eng = make(unit("UK-ForceH", ALLIED, strikes.COASTAL), unit("GE-XFK", AXIS, CRETE),
+               unit("IT-2AS", AXIS, air.box(AXIS, "Sicily")), unit("GE-5Pz", AXIS, "box:PortBoxes:C2308", steps=2),
+               unit("AX-MSU#1", AXIS, "box:PortBoxes:T6017"))
+    bot = RandomBot(seed)
+    kinds = set()
+    for _ in range(40):
+        d = eng.pending()
+        if d is None or (d.kind == "movement" and not any(o.action.kind in fleets.MISSIONS for o in d.options)):
+            break
+        opts = [o for o in d.options if o.action.kind in fleets.MISSIONS] if d.kind == "movement" else None
+        a = bot.choose(d) if not opts else opts[seed % len(opts)].action
+        kinds.add(a.kind)
+        eng.apply(a)
+    assert kinds & set(fleets.MISSIONS)

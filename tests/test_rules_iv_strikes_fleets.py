@@ -219,17 +219,20 @@ def test_20_5_torch_units_ship_into_enemy_port_boxes_and_alc_21_f_capacity():
     put(eng, "US-1Inf", offmap.TORCH)
     eng.state.control["A6201"] = AXIS
     ports = naval.legal_ports(eng, "US-1Inf")
-    assert ports == [naval.PORT_BOXES + "A6201"]         # Algiers, VF: an opposed landing (20.2.5, 20.5)
+    assert ports == ["box:Casablanca", "box:Oran",      # the FNA box ports (22.7)
+                     naval.PORT_BOXES + "A6201"]         # Algiers, VF: an opposed landing (20.2.5, 20.5)
+    ports = ports[2:]
     eng.state.initiative = ALLIED
     proc = naval.OceanShipping()
     fr = Frame(proc="ocean_shipping", data={"step": "IV.4", "seen": []})
     proc.apply(eng, fr, Action(kind="ship", side=ALLIED, args={"unit": "US-1Inf", "to": ports[0]}))
     u = eng.state.units["US-1Inf"]                       # on the Torch lane until a Movement Phase (20.1)
     assert u.loc == naval.AT_SEA + "Torch" and u.flags["shipped_from"] == offmap.TORCH
-    assert naval.landing_capacity_left(eng, offmap.TORCH) == 6 - 1     # ALC-21 f): Algiers' six boxes
+    assert naval.landing_capacity_left(eng, offmap.TORCH) == 6 + 3 + 3 - 1   # ALC-21 f): Algiers, Casablanca, Oran
     eng.state.phase, eng.state.step, eng.state.first_player = 6, 1, ALLIED
     d = push(eng, "port_placement", step="VI.1")        # placed in the port boxes of the enemy port (20.5)
-    assert [o.action.args.get("to") for o in d.options] == [None, "box:PortBoxes:A6201"]
+    assert [o.action.args.get("to") for o in d.options] == [None, "box:PortBoxes:A6201", "box:PortBoxes:box:Casablanca",
+                                                           "box:PortBoxes:box:Oran"]
     act(eng, "port_place", ALLIED, unit="US-1Inf", to="box:PortBoxes:A6201")
     assert u.loc == "box:PortBoxes:A6201" and u.flags["port_box"]["how"] == "landing"
     naval.unlanded_return(eng)                                          # 20.2: not landed -> back

@@ -57,6 +57,8 @@ def legal_boxes(eng: Engine, uid: str) -> list[str]:
     from core.rules import events
     u = eng.state.units[uid]
     c = all_counters()[offmap.base_id(uid)]
+    if events.c3_air_restricted(eng, uid):
+        return [box(AXIS, "Sicily")]   # 23.2 AXC-16 a): only deployed in Sicily until the invasion
     out = []
     if u.side == AXIS:
         for name in AXIS_BOXES:
@@ -164,12 +166,20 @@ class AirDeploy(Procedure):
         if action.kind == "air_deploy":
             to = str(action.args.get("to", ""))
             if to not in legal_boxes(eng, uid):
+                if events_c3(eng, uid):
+                    raise IllegalAction(f"{uid} may only be deployed in Sicily until the Malta invasion is "
+                                        "conducted or cancelled", "23.2 AXC-16 a")
                 raise IllegalAction(f"{uid} may not be deployed to {to} now", "19.1.1; 19.1.2")
             eng.state.units[uid].loc = to
             frame.data["seen"].append(uid)
             eng.say(f"{side} deploys {uid} to {to} (19.1)")
             return
         super().apply(eng, frame, action)
+
+
+def events_c3(eng: Engine, uid: str) -> bool:
+    from core.rules import events
+    return events.c3_air_restricted(eng, uid)
 
 
 on_step("II.1", "air_deploy")

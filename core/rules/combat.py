@@ -1219,6 +1219,11 @@ class ResolveCombat(Procedure):
         st = eng.state
         side, enemy = d["side"], other(d["side"])
         stage = d["stage"]
+        if not d.get("vichy_checked"):
+            from core.rules import fna   # 23.1 ALC-21 i): the Vichy French Reaction Table before the combat
+            if fna.vichy_before_combat(eng, frame):
+                return CONTINUE
+            stage = d["stage"]
         if stage in ("air_att", "air_def"):
             attacking = stage == "air_att"
             who = side if attacking else enemy

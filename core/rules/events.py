@@ -1018,6 +1018,31 @@ def malta_invasion_dice(eng: Engine) -> int:
     return int(math.floor(total / 10 + 0.5))
 
 
+def c3_sicily_air() -> frozenset[str]:
+    """AXC-16 a): the air units the card data lists as arriving on GT 8 (resources/cards/axis.toml)."""
+    from core import cards
+    out = set()
+    for a in cards.card("AXC-16").reinforcements:
+        if a.gt != 8:
+            continue
+        for u in a.units:
+            cid = u.split("*", 1)[-1]
+            cnt = all_counters().get(cid)
+            if cnt is not None and cnt.kind == "air":
+                out.add(cid)
+    return frozenset(out)
+
+
+def c3_air_restricted(eng: Engine, uid: str) -> bool:
+    """AXC-16 a): an air unit that arrived by the card on GT 8 may only be deployed in Sicily and conducts no
+    other missions until the invasion is conducted (resolved) or cancelled."""
+    u = eng.state.units.get(uid)
+    if u is None or offmap.base_id(uid) not in c3_sicily_air() or "AXC-16" not in str(u.flags.get("arrived_by", "")):
+        return False
+    c = eng.state.cards.get("AXC-16", {})
+    return c.get("resolved_gt") is None and not c.get("cancelled")
+
+
 def _c3_variants(eng: Engine) -> list[tuple[dict, str]]:
     c = eng.state.cards["AXC-16"]
     out: list[tuple[dict, str]] = []
@@ -1040,7 +1065,16 @@ def _c3_playable(eng: Engine) -> str | None:
 
 
 def _c3_declare(eng: Engine, c: dict, args: dict) -> None:
-    act = args.get("act", "declare")
+    act = args.get("act")
+    if act is None:
+        # put in play by AXC-5 and ALC-12 (no declaration yet): a) the GT 8 air units arrive in the Sicily Box,
+        # at once if GT 8 has passed (7.1)
+        if not c.get("c3_air_scheduled"):
+            c["c3_air_scheduled"] = True
+            items = card_items(eng, "AXC-16", 8)
+            if items:
+                make_available(eng, "AXC-16", items, max(8, eng.state.gt), "23.2 AXC-16 a")
+        return
     if act == "cancel":
         c["cancelled"] = eng.state.gt
         eng.state.vars.pop("malta_invasion_blackout", None)

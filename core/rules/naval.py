@@ -160,6 +160,8 @@ def port_boxes(eng: Engine, port: str) -> tuple[int, int]:
     has standard boxes only."""
     if port in (offmap.NRV, NRV_PORT):
         return offmap.nrv_port_capacity(eng), 0
+    if port in offmap.fna_box_ports():
+        return offmap.fna_box_ports()[port], 0   # 22.7: Casablanca and Oran, three standard boxes
     total = _port_cap(port)
     try:
         from core import mapdata
@@ -296,7 +298,7 @@ def destinations(eng: Engine, uid: str, origin: str | None = None, lane: str | N
             return {p: c for p, c in ports.items() if p.startswith("T")}        # 20.2.2: Map T
         return {p: c for p, c in ports.items() if p[:1] in ("L", "S", "C", "W")}  # 20.2.1
     if origin in (offmap.TORCH, offmap.TORCH_EAST):
-        return landing_ports(eng, uid, origin)
+        return landing_ports(eng, uid, origin) | offmap.fna_landings(eng, origin)   # 22.7 FNA box ports
     ports = friendly_ports(eng, ALLIED)
     if lane == "Cape" or (lane is None and origin == offmap.CAPE and not med_shipping(eng)):
         return {offmap.NRV: ports[offmap.NRV]}                                  # 20.2.4
@@ -313,6 +315,7 @@ def landing_capacity_left(eng: Engine, box: str) -> int:
     from core.rules import tec
     from core.rules.combat_forms import landing_area
     total = sum(int(cap) for h, cap in tec.current_map().ports.items() if landing_area(box, h.label))
+    total += sum(offmap.fna_landings(eng, box).values())   # 22.7: Casablanca and Oran
     used = int(eng.state.vars.get("torch_landed", {}).get(str(eng.state.gt), {}).get(box, 0))
     return total - used
 

@@ -5,8 +5,10 @@
   steps of tanks/armour.  The withdrawn units are placed on MET Greece the GT after the track is activated
   (R-EV-ALC16B: they wait in ``box:GreekExpedition`` and go to the track in the next I.1).
 
-Each decision offers one option per eligible unit and *done*, which is refused (citing ALC-16 b) while the
-minimum is unmet and eligible units remain.
+Each decision offers one option per eligible unit (on the hex grid or in the NRV Box, R-EV-ALC16B-POOL) and,
+only once the minimum is met or no eligible unit is left, *done*; *done* is refused (citing ALC-16 b) while the
+minimum is unmet and eligible units remain, so the Allied player cannot end the obligation short.  A genuine
+shortfall (nothing eligible left) is recorded in ``vars["greek_withdrawal"]["short"]`` and logged.
 """
 
 from __future__ import annotations
@@ -56,6 +58,10 @@ def eligible(eng: Engine) -> list[str]:
     for u in sorted(eng.state.units.values(), key=lambda x: x.id):
         if u.side != ALLIED or not offmap.in_play(u) or u.loc.startswith(("track:", WAITING)):
             continue
+        if offmap.is_offmap(u.loc) and u.loc != offmap.NRV:
+            continue   # R-EV-ALC16B-POOL: units on the hex grid or in the NRV Box can be withdrawn
+        if u.flags.get("vichy"):
+            continue   # VF units are not the Allied player's to withdraw
         k = _kind(u.id)
         if k and need.get(k):
             out.append(u.id)
@@ -91,6 +97,7 @@ class GreekWithdrawal(Procedure):
                                     "in the first Allied Movement Phase", RULE)
             if rec:
                 rec["done"] = True
+                _log_short(eng, rec)
             frame.data["done"] = True
             return
         if action.kind != "greek_withdraw":
@@ -121,7 +128,16 @@ def greek_unmet(eng: Engine) -> None:
     rec = eng.state.vars.get("greek_withdrawal")
     if rec and not rec.get("done") and rec.get("gt") == eng.state.gt:
         rec["done"] = True
-        rec["short"] = owed(rec)
+        _log_short(eng, rec)
+
+
+def _log_short(eng: Engine, rec: dict) -> None:
+    """ALC-16 b): the minimum could not be met (no eligible unit left anywhere): record and log the shortfall."""
+    short = owed(rec)
+    if any(short.values()):
+        rec["short"] = short
+        eng.say(f"The Greek expedition is short {short['infantry']} infantry and {short['armor']} armour steps: "
+                f"no eligible Allied unit is left to withdraw ({RULE})")
 
 
 def place_on_track(eng: Engine) -> None:

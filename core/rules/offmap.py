@@ -175,3 +175,56 @@ QUERIES["nrv_port_capacity"] = lambda eng: nrv_port_capacity(eng)
 QUERIES["malta_allied"] = lambda eng: malta_allied(eng)
 QUERIES["nrv_exit_blocked"] = lambda eng, unit="": nrv_exit_blocked(eng, unit)
 QUERIES["fna_in_play"] = lambda eng: fna_in_play(eng)
+
+
+# --------------------------------------------------------------------------- 22.7 the FNA boxes (offmap.toml)
+
+
+def fna_boxes() -> dict[str, dict]:
+    """22.7: the seven French North Africa boxes, ``box:<Name>`` -> their offmap.toml record."""
+    if not _FNA:
+        from core import mapdata
+        recs = mapdata.load().offmap_boxes()
+        _FNA.update({"box:" + str(r["name"]).replace(" ", ""): dict(r, key=k) for k, r in recs.items()
+                     if r.get("kind") == "fna"})
+    return _FNA
+
+
+_FNA: dict[str, dict] = {}
+
+
+def fna_box_ports() -> dict[str, int]:
+    """22.7: "Casablanca and Oran each have a port capacity of three standard boxes" (20.2.5 landing ports)."""
+    return {loc: int(r["port"][0]) for loc, r in fna_boxes().items() if r.get("port")}
+
+
+def fna_road() -> dict[str, dict[str, int]]:
+    """22.7: the primary road joining the FNA boxes to one another and to Algiers (A6201): loc -> {next: road
+    hexes} (each box 14 hexes from the next, Orleansville 14 from Algiers)."""
+    boxes = fna_boxes()
+    by_key = {r["key"]: loc for loc, r in boxes.items()}
+    out: dict[str, dict[str, int]] = {}
+    for loc, r in boxes.items():
+        for c in r.get("connections", []):
+            nxt = by_key.get(c.get("to", "")) or c.get("hex")
+            if nxt:
+                out.setdefault(loc, {})[nxt] = int(c.get("road_hexes", 14))
+                out.setdefault(nxt, {})[loc] = int(c.get("road_hexes", 14))
+    return out
+
+
+def is_fna_box(loc: str) -> bool:
+    return loc in fna_boxes()
+
+
+QUERIES["fna_box_ports"] = lambda eng: fna_box_ports()
+QUERIES["fna_road"] = lambda eng: fna_road()
+
+
+def fna_landings(eng: Engine, origin: str) -> dict[str, int]:
+    """20.2.5 / 22.7: from the Torch Box, once ALC-23 is played, units may also land in the Casablanca and Oran
+    boxes (three standard port boxes each); landing there is not opposed at the port (the Vichy French are
+    attacked in the box afterwards, 22.7; R-FNA-LANDING).  Empty from elsewhere."""
+    if origin != TORCH or not fna_in_play(eng):
+        return {}
+    return fna_box_ports()

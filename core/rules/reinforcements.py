@@ -353,6 +353,11 @@ def _arrive(eng: Engine, i: dict) -> None:
     if _is(unit, "air", "fleet"):
         # 7.1: air and naval units go to the Available Next Turn Box
         from core.rules import air
+        placed = air.canon_air_loc(side, to) if to and _is(unit, "air") else ""
+        if placed in air.holding_boxes(side) and placed != air.box(side, "AvailableNext"):
+            # a card that places its air units in a holding box (AXC-16 a: "in the Sicily Box") overrides 7.1
+            offmap.add_counter(eng, unit, placed, i["rule"], depleted=i.get("depleted", False))
+            return
         uid = offmap.add_counter(eng, unit, air.box(side, "AvailableNext"), i["rule"], depleted=i.get("depleted", False))
         if uid:
             eng.state.units[uid].flags = dict(eng.state.units[uid].flags) | {"available_gt": eng.state.gt + 1}
@@ -539,6 +544,7 @@ class ReinforcementPhase(Procedure):
             if SHIPPING_LIMIT.get(st.scenario) and side == AXIS and to == _hex("C0701") and not u.flags.get("free_shipping"):
                 su = st.vars.setdefault("shipping_used", {})
                 su[str(st.gt)] = int(su.get(str(st.gt), 0)) + shipping_steps(uid, u.steps)
+                u.flags = dict(u.flags) | {"convoy_gt": st.gt}   # 27.0 e): on this GT's Axis convoy
             flags = {k: v for k, v in u.flags.items() if k not in ("arrive_to", "held_gt")}
             u.flags = flags
             eng.say(f"{side} deploys {uid} to {to} (7.0)")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from core.counters import all_counters
 from core.decisions import ALLIED, AXIS, EITHER, Action, Decision, IllegalAction, Option, other
-from core.engine import QUERIES, Engine, Procedure, on_step, procedure
+from core.engine import CONTINUE, QUERIES, Engine, Procedure, before_step, on_step, procedure
 from core.state import Frame
 from core.rules import air, offmap
 
@@ -259,11 +259,8 @@ def _blackout(eng: Engine, side: str) -> str | None:
 def _c3_restricted(eng: Engine, uid: str) -> bool:
     """AXC-16 a): the GT 8 air units in Sicily conduct no other missions until the invasion is conducted or
     cancelled."""
-    u = eng.state.units[uid]
-    if "AXC-16" not in str(u.flags.get("arrived_by", "")):
-        return False
-    c = eng.state.cards.get("AXC-16", {})
-    return c.get("resolved_gt") is None and not c.get("cancelled")
+    from core.rules import events
+    return events.c3_air_restricted(eng, uid)   # the GT 8 air units named by the card data
 
 
 def striker_refusal(eng: Engine, uid: str, target: str) -> str | None:
@@ -344,6 +341,8 @@ def _strike_dice(eng: Engine, side: str, lane: str, units: list[str]) -> int:
 
 
 def _loss_candidates(eng: Engine, data: dict) -> list[str]:
+    if data["kind"] == "convoy_27":
+        return convoy_27_cargo(eng, data["target_side"])   # 27.0 e) / f)
     if data["kind"] == "malta_air":
         return sorted(u.id for u in eng.state.units.values()
                       if u.side == ALLIED and u.loc == air.box(ALLIED, "Malta") and air.is_air(u.id))
@@ -374,23 +373,25 @@ class StrikeLosses(Procedure):
             return None
         chooser = ALLIED if d.get("ultra") else (d["target_side"] if int(d.get("taken", 0)) % 2 == 0
                                                  else other(d["target_side"]))
+        if d.get("choosers"):
+            chooser = d["choosers"][int(d.get("taken", 0))]   # 27.0 e): the re-roll names who selects each loss
         what = "Malta air unit to check for damage (19.9.2)" if d["kind"] == "malta_air" else "loss at sea (19.9.2)"
         opts = tuple(Option(action=Action(kind="strike_loss", side=chooser, args={"unit": u}), label=f"{u}: {what}")
                      for u in cands)
         return Decision(side=chooser, kind="strike_loss", prompt=f"Choose a {what}; {left} hit(s) to take",
-                        rule="19.9.1", options=opts, context={"lane": d.get("lane", "Malta")})
+                        rule=d.get("rule", "19.9.1"), options=opts, context={"lane": d.get("lane", "Malta")})
 
     def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
         if action.kind != "strike_loss":
             return super().apply(eng, frame, action)
         uid = str(action.args.get("unit", ""))
         if uid not in _loss_candidates(eng, frame.data):
-            raise IllegalAction(f"{uid} is not in the boxes under attack", "19.9.1")
+            raise IllegalAction(f"{uid} is not in the boxes under attack", frame.data.get("rule", "19.9.1"))
         if frame.data["kind"] == "malta_air":
             res = air.mission_damage(eng, uid)
             eng.say(f"{uid} on Malta is hit: {res} (19.9.2 Strikes on Malta; 19.3)")
         else:
-            apply_cargo_hit(eng, uid, "19.9.2")
+            apply_cargo_hit(eng, uid, frame.data.get("rule", "19.9.2"))
         frame.data["taken"] = int(frame.data.get("taken", 0)) + 1
 
 
@@ -606,3 +607,90 @@ def return_ocean_fleets(eng: Engine) -> None:
 QUERIES["naval_strike_options"] = lambda eng, unit="": [t for t in ATTACKABLE + ("Malta",)
                                                         if striker_refusal(eng, unit, t) is None]
 QUERIES["shipping_lanes"] = lambda eng: {k: cargo(eng, k) for k in _nv_read(eng)["lanes"]}
+
+
+# --------------------------------------------------------------------------- 27.0 e) / f) convoy strikes
+
+
+def convoy_27_cargo(eng: Engine, target_side: str) -> list[str]:
+    """27.0 e) / f): what the replacement strikes hit this GT.  Axis: the units that arrived this GT counting
+    against the 27.1 shipping steps (``flags["convoy_gt"]``, set by the Reinforcement Phase); Allied: the cargo on
+    the Allied Mediterranean lane (20.2.3)."""
+    if target_side == ALLIED:
+        return cargo(eng, "AlliedMed")
+    return sorted(u.id for u in eng.state.units.values()
+                  if u.side == AXIS and u.flags.get("convoy_gt") == eng.state.gt and u.loc != offmap.REMOVED
+                  and not u.loc.startswith("box:Destroyed")) + cargo(eng, "Italy") + cargo(eng, "Sicily")
+
+
+def _special_27(eng: Engine, kind: str):
+    from core.rules import events
+    return events.special(eng, kind)
+
+
+def convoy_27_roll(eng: Engine, target_side: str, rule: str) -> list[str]:
+    """27.0 e): two 1d6, each 5-6 a hit; per hit 1d6: 1-4 the targeted player selects the step or supply unit
+    lost, 5-6 the other player (R-27-CONVOY-STRIKES).  Returns the chooser of each loss."""
+    sp = _special_27(eng, "malta_strikes")
+    p = dict(sp.params) if sp is not None else {}
+    hit_on = list(p.get("hit", [5, 6]))
+    owner_picks = list(p.get("axis_picks", [1, 2, 3, 4]))
+    dice = eng.roll(int(p.get("dice", 2)), f"{rule}: strikes on the {target_side} convoy")
+    hits = sum(1 for d in dice if d in hit_on)
+    choosers = []
+    for k in range(hits):
+        d = eng.roll(1, f"{rule}: who selects loss {k + 1}")[0]
+        choosers.append(target_side if d in owner_picks else other(target_side))
+    eng.say(f"{rule}: {hits} hit(s) on the {target_side} convoy; losses selected by {', '.join(choosers) or '-'}")
+    return choosers
+
+
+@procedure("convoy_strikes_27")
+class ConvoyStrikes27(Procedure):
+    """27.0 e) (Desert Fox; Rommel's War by 32.0) in place of 19.7.2: two 1d6 for Malta strikes on the Axis
+    convoys, none once the Malta invasion (AXC-16) has succeeded; f) after GT 13 the Axis player may make two
+    strikes on Allied Mediterranean shipping the same way.  Run before IV.9's resolution."""
+
+    def decide(self, eng: Engine, frame: Frame) -> Decision | None:
+        d = frame.data
+        if _special_27(eng, "malta_strikes") is None:
+            return None
+        if not d.get("e_done"):
+            d["e_done"] = True
+            if not offmap.malta_allied(eng):
+                eng.say("27.0 e): Malta has fallen (AXC-16); no Malta strikes on the Axis convoys")
+            elif convoy_27_cargo(eng, AXIS):
+                choosers = convoy_27_roll(eng, AXIS, "27.0 e")
+                if choosers:
+                    eng.push("strike_losses", kind="convoy_27", hits=len(choosers), target_side=AXIS,
+                             choosers=choosers, rule="27.0 e", lane="Convoy")
+                    return CONTINUE
+        f = _special_27(eng, "med_shipping_strikes")
+        if f is None or d.get("f_done"):
+            return None
+        if eng.state.gt <= int(dict(f.params).get("after_gt", 13)) or not convoy_27_cargo(eng, ALLIED):
+            d["f_done"] = True
+            return None
+        return Decision(side=AXIS, kind="convoy_strike_27",
+                        prompt="27.0 f): make two strikes on the Allied Mediterranean shipping?", rule="27.0 f",
+                        options=(Option(action=Action(kind="convoy_strike_27", side=AXIS, args={"strike": True}),
+                                        label="Strike the Allied Mediterranean shipping"),
+                                 Option(action=Action(kind="convoy_strike_27", side=AXIS, args={"strike": False}),
+                                        label="No strike")))
+
+    def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
+        if action.kind != "convoy_strike_27":
+            return super().apply(eng, frame, action)
+        if frame.data.get("f_done") or not convoy_27_cargo(eng, ALLIED):
+            raise IllegalAction("No Allied Mediterranean shipping to strike now", "27.0 f")
+        frame.data["f_done"] = True
+        if not action.args.get("strike"):
+            eng.say("27.0 f): the Axis player makes no strikes on the Allied Mediterranean shipping")
+            return
+        choosers = convoy_27_roll(eng, ALLIED, "27.0 f")
+        if choosers:
+            eng.push("strike_losses", kind="convoy_27", hits=len(choosers), target_side=ALLIED,
+                     choosers=choosers, rule="27.0 f", lane="AlliedMed")
+
+
+before_step("IV.9", "convoy_strikes_27")
