@@ -235,6 +235,11 @@ SENTENCES: dict[str, Callable[[dict, str], str]] = {
     # air and naval (19.0, 20.0)
     "air_deploy": _u("deploys the air unit {unit} to {to} (19.0)"),
     "air_stay": _u("keeps the air unit {unit} where it is"),
+    "interdict": _u("{unit} interdicts around {hex} (19.6)"),
+    "air_bombard": lambda a, s: (f"{unit_label(a.get('unit'))} bombards "
+                                 + (f"the airfield at {a['target']}" if str(a.get("target", ""))[:1].isalpha()
+                                    and str(a.get("target", ""))[1:2].isdigit() else unit_label(a.get("target")))
+                                 + " (19.8)"),
     "strike_allocate": _u("allocates {unit} to strike {lane} (20.0)"),
     "strike_skip": _u("{unit} does not strike"),
     "strike_loss": _u("takes the strike loss on {unit}"),

@@ -49,6 +49,11 @@ ORDERS = [
                                            "(optional desert raider rules, 16.2)"),
     ("raid", "Raider mission…", "16.4", "A desert raider raids an enemy supply unit or airfield, or guides "
                                         "across a wadi (optional desert raider rules, 16.4)"),
+    ("interdict", "Interdict…", "19.6", "A non-based air unit with a ground support rating interdicts a hex of its "
+                                        "area of operations: enemy units entering it or any hex within two pay extra MP "
+                                        "until the end of the next enemy Movement Phase (19.6)"),
+    ("air_bombard", "Bombard…", "19.8", "A non-based air unit with a bombardment rating bombards an enemy base, dump, "
+                                        "MSU or airfield of its area of operations: 1d6 per factor, 4-6 disrupts (19.8)"),
     ("enter", "Enter the map…", "13.8", "Bring the checked units from the selected box onto the map: pick the entry hex, "
                                         "then the hexes entered (13.8)"),
     ("shore_bombard", "Shore bombardment…", "20.4.2", "A fleet in the Coastal Missions Box bombards an Axis supply unit "
@@ -64,6 +69,7 @@ COASTAL_MISSIONS = "box:CoastalMissions"
 MISSIONS = [("Supply raid on an adjacent MSU or dump", "supply"),
             ("Airfield raid on an adjacent enemy airfield", "airfield"),
             ("Guiding across a wadi hexside (does not move)", "guiding")]
+AIR_ORDERS = ("interdict", "air_bombard")     # 19.6 / 19.8: the air unit is picked in the form, no stack needed
 
 
 def _raiders_enabled(st) -> bool:
@@ -582,6 +588,9 @@ class MovementOrders(QFrame):
         bits += [f"drop off {', '.join(unit_name(u) for u in ids)} at {h}" for h, ids in self.drop.items()]
         self.lift_label.setText(("Truck lift: " + "; ".join(bits)) if bits and self.lift.isChecked() else "")
         self.lift_label.setVisible(bool(bits) and self.lift.isChecked())
+        for kind in AIR_ORDERS:                   # 19.6 / 19.8: offered whenever the engine takes the kind
+            if kind in self.order_buttons:
+                self.order_buttons[kind].setEnabled(kind in self.free)
 
     def _set_all(self, on: bool) -> None:
         for cb in self.checks.values():
@@ -757,6 +766,8 @@ class MovementOrders(QFrame):
                 return {"units": v["units"], "to": to}
 
             return self._open(OrderForm(self, kind, f"{title} ({rule})", fields, build))
+        if kind in AIR_ORDERS:
+            return self._open(self._air_form(kind, f"{title} ({rule})"))
         if kind == "oasis_move":
             st = self.win.ctl.state()
             start = where if where else ""
@@ -828,6 +839,38 @@ class MovementOrders(QFrame):
             Field("hex", "Coastal hex:", "hexes", lo=1, hi=1),
             Field("target", "Supply unit:", "combo", targets)],
             lambda v: {"fleet": v["fleet"], "hex": (v["hex"] or [""])[0], "target": v["target"]})
+
+    def _air_form(self, kind: str, title: str) -> OrderForm:
+        """19.6 Interdict (air unit + a hex clicked on the map) / 19.8 Bombard (air unit + a target): the lists are
+        the engine's ``air_mission_units`` / ``bombard_targets`` queries; the engine judges the order."""
+        st = self.win.ctl.state()
+        d = self.win.ctl.pending()
+        side = d.side if d is not None else self.side
+        try:
+            flyers = list(self.win.ctl.query("air_mission_units", side=side, mission=kind))
+        except Exception:  # noqa: BLE001 - no air-mission rules: an empty list
+            flyers = []
+        units = [(f"{unit_name(u, st)} ({st.units[u].loc})", u) for u in flyers if u in st.units]
+        if kind == "interdict":
+            return OrderForm(self, kind, title, [
+                Field("unit", "Air unit:", "combo", units),
+                Field("hex", "Hex interdicted:", "hexes", lo=1, hi=1)],
+                lambda v: {"unit": v["unit"], "hex": (v["hex"] or [""])[0]})
+
+        def targets(v):
+            try:
+                found = self.win.ctl.query("bombard_targets", side=side, unit=v.get("unit") or "")
+            except Exception:  # noqa: BLE001
+                return []
+            out = []
+            for t in found:
+                u = st.units.get(t)
+                out.append((f"{unit_name(t, st)} in {u.loc}", t) if u is not None else (f"Airfield {t}", t))
+            return out
+
+        return OrderForm(self, kind, title, [
+            Field("unit", "Air unit:", "combo", units),
+            Field("target", "Target:", "combo", targets)], lambda v: {"unit": v["unit"], "target": v["target"]})
 
     def open_pickup(self) -> OrderForm:
         st = self.win.ctl.state()

@@ -256,31 +256,76 @@ def bombard(eng: Engine, uid: str, target: str) -> bool:
     return hit
 
 
-#: 19.6 interdiction: +MP to enter the hex and its neighbours until the next enemy Movement Phase.
-#: The Air Interdiction Chart is not printed in the rules; +1 MP is reconstructed (R-AIR-INTERDICTION).
-INTERDICTION_MP = 1
-
-
 def interdict(eng: Engine, uid: str, hex_label: str) -> None:
+    """19.6: put ``uid`` on interdiction over ``hex_label`` (the checks are ``air_missions.interdiction_refusal``).
+    The record ``vars["interdiction"][hex]`` = {side, unit, gt, phase, box, gs} lasts until the end of the next
+    enemy Movement Phase (``air_missions``); the unit waits in ``box:Interdiction:<hex>`` meanwhile."""
     if not air_mission_allowed(eng, hex_label):
         raise IllegalAction("Air operations may not be run in Ghibli-affected hexes", "21.2.1")
     u = eng.state.units[uid]
-    eng.state.vars.setdefault("interdiction", {})[hex_label] = {"side": u.side, "gt": eng.state.gt, "unit": uid}
-    eng.say(f"{uid} interdicts around {hex_label} (19.6)")
+    c = all_counters()[offmap.base_id(uid)]
+    eng.state.vars.setdefault("interdiction", {})[hex_label] = {
+        "side": u.side, "unit": uid, "gt": eng.state.gt, "phase": eng.state.phase, "box": u.loc, "gs": int(c.gs)}
+    u.loc = interdiction_box(hex_label)
+    eng.say(f"{c.name} interdicts around {hex_label} until the end of the next {other(u.side)} Movement Phase (19.6)")
 
 
-def interdiction_cost(eng: Engine, hex_label: str, mover: str) -> int:
-    from core.hexgrid import Hex
-    total = 0
-    for h, rec in eng.state.vars.get("interdiction", {}).items():
-        if rec["side"] == mover:
+def interdiction_box(hex_label: str) -> str:
+    """Where an air unit on interdiction over ``hex_label`` waits (off the hex grid: not a ground unit)."""
+    return f"box:Interdiction:{hex_label}"
+
+
+#: the movement classes of the TEC (9.0, 13.3; SF 15.4, desert raiders 16.1) the chart is read for
+INTERDICTION_CLASSES = ("foot", "horsed", "trucked", "mechanised", "sf", "raider")
+
+
+def interdiction_area(state, mover_side: str) -> dict[str, dict[str, int]]:
+    """19.6 / Air Interdiction Chart: hex label -> {movement class: extra MP} for units of ``mover_side``
+    entering the hexes interdicted by the other side and any hex within two of them (hexside costs are not
+    affected).  Where several interdicted hexes reach a hex only the highest cost counts, as only one air
+    unit may affect a hex (R-AIR-INTERDICTION).  The chart's note adds 1 at distance 0 for each ground support
+    factor above 1."""
+    from core import charts
+    from core.hexgrid import Hex, HexLabelError
+
+    recs = state.vars.get("interdiction")
+    if not recs:
+        return {}
+    bonus_note = "ground_support_rating_adds" in charts.interdiction_chart().notes
+    out: dict[str, dict[str, int]] = {}
+    for lab, rec in sorted(recs.items()):
+        if rec.get("side") == mover_side:
             continue
         try:
-            if Hex.parse(h).distance(Hex.parse(hex_label)) <= 1:
-                total += INTERDICTION_MP
-        except Exception:  # noqa: BLE001
+            centre = Hex.parse(lab)
+        except HexLabelError:
             continue
-    return total
+        gs_bonus = max(0, int(rec.get("gs", 1)) - 1) if bonus_note else 0
+        for h in centre.within(2):
+            d = centre.distance(h)
+            costs = out.setdefault(h.label, {})
+            for cls in INTERDICTION_CLASSES:
+                mp = charts.interdiction_cost(d, cls) + (gs_bonus if d == 0 else 0)
+                costs[cls] = max(costs.get(cls, 0), mp)
+    return out
+
+
+def interdiction_cost(eng: Engine, hex_label: str, mover: str, move_class: str = "mechanised") -> int:
+    """19.6: the extra MP a ``mover`` unit of ``move_class`` pays to enter ``hex_label`` (Air Interdiction Chart)."""
+    return interdiction_area(eng.state, mover).get(hex_label, {}).get(move_class, 0)
+
+
+def interdiction_overlay(eng: Engine) -> dict[str, dict[str, str]]:
+    """GUI overlay: every hex where enemy movement pays interdiction MP (19.6), the extra MP of a mechanised
+    unit as text (foot and horsed units may pay less: Air Interdiction Chart) in the interdicting side's colour."""
+    out: dict[str, dict[str, str]] = {}
+    for side in (AXIS, ALLIED):
+        centres = {lab for lab, rec in eng.state.vars.get("interdiction", {}).items() if rec.get("side") == side}
+        for lab, costs in interdiction_area(eng.state, other(side)).items():
+            mp = max(costs.values())
+            if mp:
+                out[lab] = {"text": ("✈ " if lab in centres else "") + f"+{mp} MP", "side": side}
+    return out
 
 
 def air_mission_allowed(eng: Engine, hex_label: str) -> bool:
@@ -314,5 +359,6 @@ def ultra_selects_losses(eng: Engine) -> bool:
 
 
 QUERIES["air_superiority"] = lambda eng: {"Axis": superiority_count(eng, AXIS), "Allied": superiority_count(eng, ALLIED)}
-QUERIES["interdiction_cost"] = lambda eng, hex="", side=AXIS: interdiction_cost(eng, hex, side)
+QUERIES["interdiction_cost"] = lambda eng, hex="", side=AXIS, move_class="mechanised": (
+    interdiction_cost(eng, hex, side, move_class) if hex else interdiction_overlay(eng))
 QUERIES["air_mission_allowed"] = lambda eng, hex="": air_mission_allowed(eng, hex)

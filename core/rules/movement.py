@@ -37,7 +37,7 @@ from core import sequence
 from core.decisions import Action, Decision, IllegalAction, Option, other
 from core.engine import PROCEDURES, QUERIES, Engine, Procedure, on_step, procedure
 from core.hexgrid import Hex, HexLabelError
-from core.rules import raiders, supply, tec, zoc
+from core.rules import air, raiders, supply, tec, zoc
 from core.rules.status import (
     counter_of, disrupt, has_real_cf, hex_of, is_combat, is_motorized, morale_check,
     movement_allowance, printed_ma, rma, supply_kind, tec_class,
@@ -73,6 +73,13 @@ def movement_options(fn: Callable[[Engine, Frame, str], list[Option]]) -> Callab
     return fn
 RECON_EXTRA = 2 * E       # 15.3
 ROAD_MARCH = 7            # 13.2.3
+
+
+def interdiction_extra(area: dict[str, dict[str, int]], cls: str, label: str) -> int:
+    """19.6: the eighths a unit of TEC class ``cls`` pays on top of the terrain to enter ``label``, from the
+    enemy's interdiction ``area`` (:func:`core.rules.air.interdiction_area`; hexside costs unaffected)."""
+    costs = area.get(label)
+    return costs.get(cls, 0) * E if costs else 0
 
 
 # =========================================================================== unit facts for movement
@@ -187,6 +194,7 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
                 in_ezoc.add(u.id)
     lines = supply.supply_lines(state, side, gm) if opts.road_march else None
     guided = raiders.guided_hexes(state, side)
+    interdicted = air.interdiction_area(state, side)
     cur = start
     must_stop: set[str] = set()
     for i, nxt in enumerate(path):
@@ -259,6 +267,8 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
                 in_ezoc.discard(u.id)
             if opts.road_march and any(e for e in enemy_units_at_adjacent(state, nxt, side, gm)):
                 raise IllegalAction(f"road march may not enter {nxt.label}, adjacent to an enemy unit", "13.2.3")
+            if not carried:
+                extra += interdiction_extra(interdicted, cls, nxt.label)      # 19.6 Air Interdiction Chart
             spent[u.id] += cost + extra
             plan.hexes[u.id] += 1
             if opts.reaction and not is_motorized(u) and plan.hexes[u.id] > 1:
@@ -479,7 +489,7 @@ def _search_key(state: GameState, side: str, units: list[str], opts: MoveOptions
 
 
 #: state vars read (directly or through tec/zoc) by a reachable-hex search
-_SEARCH_VARS = ("forts", "roads_built", "guides")
+_SEARCH_VARS = ("forts", "roads_built", "guides", "interdiction")
 
 
 def _sampled_far(state: GameState, side: str, uid: str, opts: MoveOptions, cache: dict) -> tuple:
@@ -696,6 +706,7 @@ class _MoveBase(Procedure):
             if cost is None:
                 raise IllegalAction(f"{counter_of(u).name} may not enter {target.label}: prohibited terrain", "13.4")
             spent[uid] += cost + (0 if hq else OVERRUN_COST)      # 13.4 full terrain + 2 MP (15.6 HQ: none)
+            spent[uid] += interdiction_extra(air.interdiction_area(st, side), tec_class(u), target.label)   # 19.6
             cap = allowance(st, u, opts, (rma_values or {}).get(uid))
             if spent[uid] > cap:
                 raise IllegalAction(f"{counter_of(u).name} needs {tec.mp(spent[uid]):g} MP to overrun {target.label} "
@@ -1171,6 +1182,7 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
         enemy_ids = cache[("enemy_ids", side)] = {hid(h) for h in enemy_hexes}
     start_id = hid(start)
     guided = frozenset(hid(Hex.parse(x)) for x in raiders.guided_hexes(state, side))    # 16.4 guiding
+    interdicted = {hid(Hex.parse(lab)): c for lab, c in air.interdiction_area(state, side).items()}   # 19.6
     best: dict[tuple[int, str], float] = {}
     out: dict[str, list[str]] = {}
     heap: list[tuple] = [(0.0, 0, start_id, "open", tuple(0 for _ in us), ())]
@@ -1215,6 +1227,8 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
                             c += RECON_EXTRA
                     if h_in_ez and recon(ez[h]):                # 15.3 leaving (the start hex too)
                         c += RECON_EXTRA
+                if n in interdicted:
+                    c += interdicted[n].get(classes[0], 0) * E   # 19.6 Air Interdiction Chart
                 s += c
                 if s > cap or (reaction and path and not mot):
                     continue
@@ -1267,6 +1281,8 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
                             c += RECON_EXTRA
                     if h in ez and recon(ez[h]):                 # 15.3 leaving (the start hex too)
                         c += RECON_EXTRA
+                if n in interdicted:
+                    c += interdicted[n].get(classes[k], 0) * E   # 19.6 Air Interdiction Chart
                 s += c
                 if s > caps[k]:
                     ok = False
@@ -1380,7 +1396,8 @@ def query_route(eng: Engine, units: list[str], to: str, road_march: bool = False
             if c is None:
                 ok = False
                 break
-            s = plan.spent[u.id] + c + (0 if hq else OVERRUN_COST)
+            s = plan.spent[u.id] + c + (0 if hq else OVERRUN_COST) + interdiction_extra(
+                air.interdiction_area(st, side), tec_class(u), target.label)          # 19.6
             if s > allowance(st, u, opts):
                 ok = False
                 break
