@@ -123,3 +123,25 @@ def test_19_9_2_refusals_leave_the_state_untouched():
     eng.apply(Action(kind="port_strike", side=AXIS, args={"unit": "GE-XFK", "port": "C2331"}))
     with pytest.raises(IllegalAction):
         eng.apply(Action(kind="port_strike", side=AXIS, args={"unit": "GE-XFK", "port": "C2331"}))
+
+
+def test_20_1_placed_at_step_1_struck_at_step_2_landed_at_step_3():
+    """The port-box contract (core/rules/naval.py): placed in the port boxes at the beginning of the Movement Phase
+    (VI.1), struck there (VI.2, 19.9.2 "after counters are allocated to port boxes"), then landed (VI.3)."""
+    eng = engine_at_movement([unit("GE-XFK", AXIS, CRETE), unit("UK-KDG", ALLIED, "C2331"),
+                              unit("UK-2Arm", ALLIED, "box:AtSea:AlliedMed", steps=2,
+                                   flags={"at_sea": {"gt": 10, "lane": "AlliedMed", "to": "C2331"}})],
+                             step=1, first=ALLIED)
+    assert eng.pending().kind == "port_placement"
+    eng.apply(Action(kind="port_place", side=ALLIED, args={"unit": "UK-2Arm", "to": PB + "C2331"}))
+    d = eng.pending()
+    assert d.kind == "port_strikes" and d.side == AXIS and pairs(eng) == [("GE-XFK", "C2331")]
+    eng.dice = ScriptedDice([6, 1, 2, 2])                   # one hit; XFK damage 2+2+1: based
+    eng.apply(Action(kind="port_strike", side=AXIS, args={"unit": "GE-XFK", "port": "C2331"}))
+    eng.apply(Action(kind="done", side=AXIS))
+    eng.apply(Action(kind="strike_loss", side=ALLIED, args={"unit": "UK-2Arm"}))
+    while eng.pending().kind not in ("movement",):
+        d = eng.pending()
+        eng.apply(d.options[0].action)
+    st = eng.state
+    assert st.units["UK-2Arm"].steps == 1 and st.units["UK-2Arm"].loc == "C2331"

@@ -121,16 +121,10 @@ def striker_refusal(eng: Engine, uid: str, target_side: str, tag: str) -> str | 
         return f"{uid} is not an air unit (19.9)"
     if u.side == target_side:
         return "friendly shipping (19.9.2)"
-    if not c.naval:
-        return f"{uid} has no naval rating (N) (19.9 Important)"
-    if u.flags.get("based"):
-        return f"{uid} is based (19.1)"
+    if (why := strikes.naval_air_refusal(eng, uid)):
+        return why
     if u.flags.get("coastal_strike") == tag:
         return f"{uid} already struck coastal shipping this Movement Phase (19.9.2)"
-    if (b := strikes._blackout(eng, u.side)):
-        return b
-    if strikes._c3_restricted(eng, uid):
-        return f"{uid} waits for the Malta invasion and may not conduct other missions (23.2 AXC-16 a)"
     if not strikes.cargo(eng, lane(target_side, tag)):
         return "no enemy coastal shipping at sea this Movement Phase (19.9.2)"
     box = air.holding_boxes(u.side).get(u.loc)

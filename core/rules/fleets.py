@@ -284,24 +284,11 @@ class FleetMission(Procedure):
 
 
 def _air_refusal(eng: Engine, uid: str) -> tuple[str | None, str | None]:
-    """The checks every naval air strike makes (19.9, 19.1, 23.2 AXC-16): (reason, holding box name)."""
-    u = eng.state.units.get(uid)
-    c = all_counters().get(offmap.base_id(uid)) if u else None
-    if u is None or c is None or c.kind != "air":
-        return f"{uid} is not an air unit (19.9)", None
-    if not c.naval:
-        return f"{uid} has no naval rating (N) (19.9 Important)", None
-    if u.flags.get("based"):
-        return f"{uid} is based (19.1)", None
-    if (b := strikes._blackout(eng, u.side)):
-        return b, None
-    if strikes._c3_restricted(eng, uid):
-        return f"{uid} waits for the Malta invasion and may not conduct other missions (23.2 AXC-16 a)", None
-    box = air.holding_boxes(u.side).get(u.loc)
-    if box is None or box in ("Superiority", air.AVAILABLE_NEXT):
-        return (f"{uid} must be in a holding box other than the Air Superiority and Available Next Turn Boxes "
-                "(19.2, 19.1)"), None
-    return None, box
+    """The checks every naval air strike makes (``strikes.naval_air_refusal``, ``strikes.strike_box``):
+    (reason, holding box name)."""
+    if (why := strikes.naval_air_refusal(eng, uid)):
+        return why, None
+    return strikes.strike_box(eng, uid)
 
 
 def sicily_reaches(port: str) -> bool:

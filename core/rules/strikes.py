@@ -263,8 +263,10 @@ def _c3_restricted(eng: Engine, uid: str) -> bool:
     return events.c3_air_restricted(eng, uid)   # the GT 8 air units named by the card data
 
 
-def striker_refusal(eng: Engine, uid: str, target: str) -> str | None:
-    """Why air unit ``uid`` may not strike ``target`` (a lane or ``Malta``) now; None when it may (19.1, 19.9)."""
+def naval_air_refusal(eng: Engine, uid: str) -> str | None:
+    """The checks every naval air strike makes (ocean, coastal shipping, port strikes): an air unit with a naval
+    rating (19.9 Important), not based (19.1), no Axis air missions in a Malta invasion blackout (23.2 AXC-16 e),
+    not one of the air units waiting for the Malta invasion (AXC-16 a).  None when it may strike."""
     u = eng.state.units.get(uid)
     c = _counter(uid)
     if u is None or c is None or c.kind != "air":
@@ -277,9 +279,28 @@ def striker_refusal(eng: Engine, uid: str, target: str) -> str | None:
         return b
     if _c3_restricted(eng, uid):
         return f"{uid} waits for the Malta invasion and may not conduct other missions (23.2 AXC-16 a)"
+    return None
+
+
+def strike_box(eng: Engine, uid: str) -> tuple[str | None, str | None]:
+    """19.1 / 19.2: (refusal, holding box name) — a naval strike flies from a holding box other than the Air
+    Superiority and Available Next Turn Boxes."""
+    u = eng.state.units[uid]
     box = air.holding_boxes(u.side).get(u.loc)
     if box is None or box in ("Superiority", air.AVAILABLE_NEXT):
-        return f"{uid} must be in a holding box other than the Air Superiority and Available Next Turn Boxes (19.2, 19.1)"
+        return (f"{uid} must be in a holding box other than the Air Superiority and Available Next Turn Boxes "
+                "(19.2, 19.1)"), None
+    return None, box
+
+
+def striker_refusal(eng: Engine, uid: str, target: str) -> str | None:
+    """Why air unit ``uid`` may not strike ``target`` (a lane or ``Malta``) now; None when it may (19.1, 19.9)."""
+    if (why := naval_air_refusal(eng, uid)):
+        return why
+    u = eng.state.units[uid]
+    why, box = strike_box(eng, uid)
+    if why:
+        return why
     if any(s["side"] == u.side and uid in s["units"] for s in _nv_read(eng)["strikes"]) \
             or u.flags.get("strike_gt") == eng.state.gt:
         return f"{uid} already flew a naval strike this GT (19.9)"
