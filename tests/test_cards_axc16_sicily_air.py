@@ -84,3 +84,22 @@ def test_axc_16_a_restriction_lifts_when_the_invasion_is_conducted_or_cancelled(
         eng.state.cards["AXC-16"]["resolved_gt"] = 21
     assert not events.c3_air_restricted(eng, uid)
     assert len(air.legal_boxes(eng, uid)) > 1
+
+
+def test_axc_16_a_no_ground_support_from_the_restricted_units():
+    eng = c3_in_play(gt=21)
+    eng.state.vars["fna_in_play"] = True
+    uid = named()[0]
+    put(eng, "GE-FKII", air.box(AXIS, "Sicily"))                  # not on the card's list: may support
+    for u in eng.state.units.values():
+        if u.loc in ("T5010", "T5011"):
+            u.loc = "removed"
+    put(eng, "GE-5Pz", "T5010")
+    put(eng, "UK-7RTR", "T5011")
+    eng.state.phase, eng.state.first_player = 8, AXIS
+    eng.push("resolve_combat", attackers=["GE-5Pz"], hex="T5011")
+    eng._settle()
+    d = eng.pending()
+    assert d.kind == "combat_support" and d.side == AXIS
+    supporters = {o.action.args.get("unit") for o in d.options if o.action.kind == "support"}
+    assert "GE-FKII" in supporters and uid not in supporters

@@ -1453,6 +1453,9 @@ class ResolveCombat(Procedure):
                 i = info(st, u.id)
                 if i.gs <= 0 or u.flags.get("based") or not air_area_ok(st, u.id, target):
                     continue  # 19.5: non-based, ground support 1+, within the box's area of operations (19.1)
+                from core.rules import events
+                if events.c3_air_restricted(st, u.id):
+                    continue  # 23.2 AXC-16 a): the GT 8 Sicily air units fly no other missions
                 if form in ("overrun", "mobile") and not i.mobile:
                     continue  # 19.5 / 14.9.2: only aircraft with the mobile symbol
                 if fields is None:

@@ -1036,10 +1036,11 @@ def c3_sicily_air() -> frozenset[str]:
 def c3_air_restricted(eng: Engine, uid: str) -> bool:
     """AXC-16 a): an air unit that arrived by the card on GT 8 may only be deployed in Sicily and conducts no
     other missions until the invasion is conducted (resolved) or cancelled."""
-    u = eng.state.units.get(uid)
+    st = getattr(eng, "state", eng)   # an engine or a game state (the combat rules pass the state)
+    u = st.units.get(uid)
     if u is None or offmap.base_id(uid) not in c3_sicily_air() or "AXC-16" not in str(u.flags.get("arrived_by", "")):
         return False
-    c = eng.state.cards.get("AXC-16", {})
+    c = st.cards.get("AXC-16", {})
     return c.get("resolved_gt") is None and not c.get("cancelled")
 
 
