@@ -206,3 +206,10 @@ def test_20_4_2_random_bot_options_around_fleet_missions_are_always_accepted(see
         kinds.add(a.kind)
         eng.apply(a)
     assert kinds & set(fleets.MISSIONS)
+
+
+def test_23_2_axc_16_e_no_axis_strike_on_a_fleet_during_the_malta_invasion_blackout():
+    eng = make(unit("GE-XFK", AXIS, CRETE), dice=[4, 4, 2, 2])
+    eng.state.vars["malta_invasion_blackout"] = [eng.state.gt]
+    bombard(eng)
+    assert eng.pending().kind == "movement" and eng.state.units["AX-Dump#1"].disrupted

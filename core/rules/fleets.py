@@ -191,7 +191,10 @@ class FleetMission(Procedure):
 
     def _eligible(self, eng: Engine, frame: Frame) -> list[str]:
         d = frame.data
-        return [u for u in combat.fleet_strikers(eng.state, AXIS, d["hex"]) if u not in d["strikers"]]
+        # the combat's eligibility (N rating, not based, area of operations, Ghibli) and the checks of every naval
+        # air strike (no Axis air missions in a Malta invasion blackout, AXC-16 a/e)
+        return [u for u in combat.fleet_strikers(eng.state, AXIS, d["hex"])
+                if u not in d["strikers"] and strikes.naval_air_refusal(eng, u) is None]
 
     def decide(self, eng: Engine, frame: Frame) -> Decision | None | object:
         d = frame.data
