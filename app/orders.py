@@ -759,7 +759,13 @@ class MovementOrders(QFrame):
             if kind == "rail" and self.side == "Allied":
                 fields.append(Field("box", "Or to:", "combo", [("— the hex picked on the map", None),
                                                                ("Nile River Valley box (22.1)", NRV)]))
-            fields.append(Field("to", "To:", "hexes", lo=1, hi=1, optional=kind == "rail" and self.side == "Allied"))
+            if kind == "coastal_ship":       # 22.1: Allied coastal shipping to the NRV; 20.1 c): to the Refit Box
+                extra = [("Nile River Valley box (22.1)", NRV)] if self.side == "Allied" else []
+                extra.append((f"{self.side} Refit Box: motorised units leaving by a limited port box (20.1 c)",
+                              f"box:Refit:{self.side}"))
+                fields.append(Field("box", "Or to:", "combo", [("— the port picked on the map", None)] + extra))
+            fields.append(Field("to", "To:", "hexes", lo=1, hi=1,
+                                optional=(kind == "rail" and self.side == "Allied") or kind == "coastal_ship"))
 
             def build(v, kind=kind):
                 to = v.get("box") or (v["to"][0] if v["to"] else "")

@@ -62,3 +62,39 @@ def test_20_1_units_in_port_boxes_and_at_sea_show_in_the_off_map_display(qtbot):
     placed = {pl.box.id: [u.id for u in pl.units] for pl in w.canvas.placed}
     assert placed["box:PortBoxes:C2331"] == ["GE-382"] and placed[naval.AT_SEA + "Italy"] == ["GE-5Pz"]
     assert port_box_badges(eng.state) == {"C2331": ("port boxes: 1", "#1f4e79")}
+
+
+def test_20_1_c_coastal_shipping_order_offers_the_refit_box_by_a_limited_port_box(qtbot, dirs):
+    from pathlib import Path
+
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QCheckBox
+
+    from app.mainwindow import MainWindow
+    from tests.app_kit import click_hex, pass_cover
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    w.ctl.new_game(dirs / "p.dfd", str(Path(__file__).parent / "fixtures" / "app_ports.toml"), seed=1)
+    for _ in range(6):                                # to the movement decision (refit: none)
+        pass_cover(qtbot, w)
+        d = w.ctl.pending()
+        if d.kind == "movement":
+            break
+        w.ctl.act(next(o.action for o in d.options if o.action.kind == "done"))
+    assert w.ctl.pending().kind == "movement"
+    click_hex(qtbot, w, "C0803")
+    qtbot.mouseClick(w.orders.order_buttons["coastal_ship"], Qt.LeftButton)
+    form = w.orders.form
+    assert form is not None and form.kind == "coastal_ship"
+    box = form.widgets["box"]
+    choices = {box.itemData(i): box.itemText(i) for i in range(box.count())}
+    assert "box:Refit:Axis" in choices and "20.1 c" in choices["box:Refit:Axis"] and "box:NRV" not in choices
+    for cb in form.widgets["units"].findChildren(QCheckBox):
+        cb.setChecked(cb.property("value") == "GE-5Pz")
+    box.setCurrentIndex(box.findData("box:Refit:Axis"))
+    qtbot.mouseClick(form.send, Qt.LeftButton)
+    assert w.ctl.state().units["GE-5Pz"].loc == "box:Refit:Axis"
+    assert w.ctl.log()[-1].action.args == {"units": ["GE-5Pz"], "to": "box:Refit:Axis"}

@@ -279,3 +279,21 @@ def test_20_1_refusals_cite_the_rules_and_leave_the_state_untouched():
     with pytest.raises(IllegalAction) as e2:                              # the engine: not an offered option
         act(eng, "port_place", unit="GE-5Pz", to="box:PortBoxes:W2232")
     assert "20.1; 20.2" in e2.value.rule and eng.state.hash() == before
+
+
+def test_22_1_allied_coastal_shipping_enters_and_leaves_the_nrv():
+    eng = axis_engine([unit("UK-2SG", ALLIED, offmap.NRV, steps=2), unit("UK-KDG", ALLIED, TOBRUK, steps=2)],
+                      phase=9, step=3, control={TOBRUK: ALLIED})
+    until(eng, "movement")
+    with pytest.raises(IllegalAction) as e:                               # the NRV has no limited boxes
+        act(eng, "coastal_ship", ALLIED, units=["UK-2SG"], to=offmap.refit(ALLIED))
+    assert e.value.rule == "20.1 c); 22.1" and eng.state.units["UK-2SG"].loc == offmap.NRV
+    act(eng, "coastal_ship", ALLIED, units=["UK-2SG"], to=TOBRUK)
+    act(eng, "coastal_ship", ALLIED, units=["UK-KDG"], to=offmap.NRV)
+    assert eng.state.units["UK-2SG"].loc == "box:PortBoxes:" + TOBRUK
+    assert eng.state.units["UK-KDG"].loc == "box:PortBoxes:NRV"
+    assert naval.boxes_used(eng, offmap.NRV) == (2, 0) and naval.boxes_used(eng, TOBRUK) == (2, 0)
+    eng.state.phase = 15                                                  # the next Allied Movement Phase
+    naval.land_from_port_boxes(eng)
+    assert eng.state.units["UK-2SG"].loc == TOBRUK and eng.state.units["UK-KDG"].loc == offmap.NRV
+    assert eng.state.units["UK-KDG"].flags["landed"] == "10.15"

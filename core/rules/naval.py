@@ -34,7 +34,8 @@ The NRV has eight standard boxes, four with MET Levant in crisis (22.1, ALC-5).
 
 Coastal shipping (20.3, ``transport.coastal_ship`` and ``coastal.check_and_record``) uses the boxes of both
 ports in the impulse of shipping and leaves its units in the receiving port boxes (``how`` "coastal"); they land
-in the next friendly Movement Phase, or return / are destroyed (R-COASTAL-LAND).  At the end of the GT (XX.1)
+in the next friendly Movement Phase, or return / are destroyed (R-COASTAL-LAND); Allied coastal shipping also enters
+and leaves the NRV (22.1, ``box:PortBoxes:NRV``).  At the end of the GT (XX.1)
 ocean cargo still at sea or in port boxes returns to its origin (20.2; 20.5: to its Torch box).
 """
 

@@ -217,7 +217,8 @@ def coastal_ship(eng: Engine, frame: Frame, side: str, args: dict) -> None:
     """20.3 for a moving unit: from a friendly port to a friendly port on Maps L, S, C and W, using its
     entire MA (half to embark, half to land); the units wait in the receiving port's boxes
     (``box:PortBoxes:<hex>``, ``flags["port_box"]["how"] == "coastal"``) and land in the next friendly Movement
-    Phase (20.1; ``naval.land_from_port_boxes``, R-COASTAL-LAND).  ``to`` the side's Refit Box: motorised
+    Phase (20.1; ``naval.land_from_port_boxes``, R-COASTAL-LAND).  Allied units also enter and leave the NRV
+    Box this way (22.1; its boxes ``box:PortBoxes:NRV``).  ``to`` the side's Refit Box: motorised
     combat units leaving the port by limited port boxes (20.1 c).  Port boxes and strikes at sea: ``coastal``
     (20.1, 19.9.2)."""
     from core.rules import naval, offmap
@@ -225,16 +226,23 @@ def coastal_ship(eng: Engine, frame: Frame, side: str, args: dict) -> None:
     st = eng.state
     units = _units(eng, side, args.get("units"), "20.3")
     src, to = units[0].loc, str(args.get("to", ""))
-    if not _port_ok(st, side, src):
+    nrv_src, nrv_to = side == ALLIED and src == NRV, side == ALLIED and to == NRV      # 22.1: the NRV's port
+    if not (_port_ok(st, side, src) or nrv_src):
         raise IllegalAction(f"{src} is not a friendly-controlled port", "20.3")
+    if nrv_src and (why := offmap.nrv_exit_blocked(eng, units[0].id)):
+        raise IllegalAction(why, "23.2 AXC-15 c)")
     refit = to == offmap.refit(side)
     if refit:
+        if nrv_src:
+            raise IllegalAction("the NRV has standard port boxes only (22.1): no unit leaves it by a limited box",
+                                "20.1 c); 22.1")
         for u in units:
             if not (is_combat(u) and counter_of(u).motorized):
                 raise IllegalAction(f"only motorised combat units leave a port by a limited port box for the Refit "
                                     f"Box ({counter_of(u).name})", "20.1 c)")
-    elif not _port_ok(st, side, to) or to[:1] not in COASTAL_MAPS or src[:1] not in COASTAL_MAPS:
-        raise IllegalAction(f"coastal shipping delivers to friendly-controlled ports on Maps L, S, C and W ({to})", "20.3")
+    elif not (nrv_to or (_port_ok(st, side, to) and to[:1] in COASTAL_MAPS)) or not (nrv_src or src[:1] in COASTAL_MAPS):
+        raise IllegalAction(f"coastal shipping delivers to friendly-controlled ports on Maps L, S, C and W "
+                            f"(and the NRV for the Allies, 22.1) ({to})", "20.3")
     if src == to:
         raise IllegalAction("coastal shipping goes to another port", "20.3")
     if any(v.side != side for v in st.units_at(to)) and not refit:
