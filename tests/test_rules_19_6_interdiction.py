@@ -192,3 +192,14 @@ def test_19_6_sampled_interdiction_options_are_accepted(gm):
     assert any(o.action.kind == "interdict" for o in opts)
     for o in opts:
         fork(eng).apply(o.action)
+
+
+def test_axc_16_a_operation_c3_air_units_fly_no_interdiction(gm):
+    from core.rules import events
+
+    uid = sorted(events.c3_sicily_air())[0]
+    eng = setup(extra=[unit(uid, AXIS, air.box(AXIS, "Sicily"), flags={"arrived_by": "AXC-16 a)"})])
+    h = eng.hash()
+    with pytest.raises(IllegalAction) as exc:
+        interdict(eng, uid, "T5010")
+    assert exc.value.rule == "AXC-16 a)" and eng.hash() == h

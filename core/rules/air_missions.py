@@ -66,6 +66,11 @@ def flyer_refusal(eng: Engine, side: str, uid: str, rating: str, rule: str) -> I
     blackout = st.vars.get("malta_invasion_blackout")
     if side == AXIS and blackout and st.gt in blackout:
         return IllegalAction("no Axis air missions while the Malta invasion is prepared", "23.2 AXC-16 e)")
+    from core.rules import events
+
+    if events.c3_air_restricted(eng, uid):
+        return IllegalAction(f"{name} came to Sicily for Operation C3 and conducts no other missions until the "
+                             "invasion is conducted or cancelled", "AXC-16 a)")
     if int(getattr(_counter(uid), rating, 0) or 0) < 1:
         what = "ground support" if rating == "gs" else "bombardment"
         return IllegalAction(f"{name} has no {what} rating", rule)
