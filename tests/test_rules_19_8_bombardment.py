@@ -153,3 +153,16 @@ def test_19_8_sampled_options_are_accepted(gm):
     for o in opts:
         Engine(copy.deepcopy(eng.state)).apply(o.action)
     assert set(eng.query("bombard_targets", side=AXIS, unit="GE-FFAfrika")) >= {"AL-Base#1", "AL-MSU#1", FIELD}
+
+
+def test_19_1_3_a_disrupted_airfield_cannot_be_used_for_air_landing(gm):
+    eng = engine_at_movement([unit("GE-125", AXIS, "box:Sicily", steps=2), unit("GE-Kasta", AXIS, "C0907")],
+                             vars={"atp": {"Axis": 1}, "airfields_disrupted": {"C0907": {"gt": 10, "rule": "19.8"}}})
+    h = eng.hash()
+    with pytest.raises(IllegalAction) as exc:
+        eng.apply(Action(kind="air_land", side=AXIS, args={"units": ["GE-125"], "to": "C0907"}))
+    assert exc.value.rule == "19.1.3 Important" and eng.hash() == h
+    eng.state.vars["airfields_disrupted"] = {}
+    eng = Engine(eng.state)
+    eng.apply(Action(kind="air_land", side=AXIS, args={"units": ["GE-125"], "to": "C0907"}))
+    assert eng.state.units["GE-125"].loc == "C0907"

@@ -314,6 +314,10 @@ def air_land(eng: Engine, frame: Frame, side: str, args: dict) -> None:
         friendly = False
     if not (md.airfield(h) or md.is_city(h)) or not friendly:
         raise IllegalAction(f"units air landed must be placed at a friendly airfield or city hex ({to})", "13.7 e)")
+    from core.rules import air_missions
+
+    if not md.is_city(h) and air_missions.airfield_disrupted(eng, h.label):
+        raise IllegalAction(f"the airfield at {to} is disrupted and cannot be used for air landing", "19.1.3 Important")
     need = atp_needed(units)
     have = int(st.vars.get("atp", {}).get(side, 0)) - int(frame.data.get("atp_used", 0))
     if need > have:
