@@ -58,7 +58,7 @@ OVERLAYS = [
     ("zoc", "Zones of control", "Enemy zones of control (11.0)"),
     ("supply_overlay", "Supply (LOS/LOC, sources)", "Lines of supply and communication per side (12.0)"),
     ("odds", "Combat odds preview", "Odds of an attack on the hovered hex (14.0)"),
-    ("interdiction_cost", "Interdiction", "Air interdiction costs (19.0)"),
+    ("interdiction_cost", "Interdiction", "Extra MP for enemy units around interdicted hexes (19.6, Air Interdiction Chart)"),
 ]
 
 
