@@ -49,6 +49,16 @@ def test_20_4_2_axis_strike_hits_the_fleet_no_support_strikers_check_damage():
     assert combat.fleet_support_units(eng.state, ALLIED, "C0803") == []     # hit: no more missions
 
 
+def test_19_9_2_a_fleet_hit_before_the_combat_checks_19_3_damage_at_once():
+    # strike 5 (hit), 1; FK X damage 2+2 = 4 (based); the hit fleet's own 19.3 roll 6+6 = 12: TRT in two GTs
+    eng, fr = fight([5, 1, 2, 2, 6, 6] + [1] * 10)
+    act(eng, "support", ALLIED, unit="UK-MedFleet")
+    act(eng, "fleet_strike", AXIS, unit="GE-XFK")
+    act(eng, "fleet_strike", AXIS, unit=None)
+    fleet = eng.state.units["UK-MedFleet"]
+    assert fleet.loc == f"track:TRT:{eng.state.gt + 2}" and fr.data["def_fleet"] == []
+
+
 def test_20_4_2_axis_strike_misses_the_fleet_supports():
     eng, fr = fight([1, 2, 2, 2, 3] + [1] * 10)
     act(eng, "support", ALLIED, unit="UK-MedFleet")

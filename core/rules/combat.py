@@ -1472,7 +1472,8 @@ class ResolveCombat(Procedure):
 
     def _fleet_strike(self, eng: Engine, d: dict[str, Any]) -> None:
         """20.4.2 / 19.9.1: the strike dice (``air.naval_strike``); a hit fleet gives no support (``flags["hit"]``
-        until its next allocation); the strikers check for mission damage (19.3, 19.9.1)."""
+        until its next allocation) and checks for damage at once (19.9.2, 19.3); the strikers check for mission
+        damage (19.3, 19.9.1).  An unhit fleet checks after the combat with the air units (``_air_damage``)."""
         fs = d.pop("fleet_strike")
         d["stage"] = fs["back"]
         f = fs["fleet"]
@@ -1485,6 +1486,10 @@ class ResolveCombat(Procedure):
             for key in ("att_fleet", "def_fleet"):
                 if f in d[key]:
                     d[key].remove(f)
+            # 19.9.2 Strikes on Fleets: "Fleet units that are hit use the procedures outlined in 19.3"
+            from core.rules import air
+
+            eng.say(f"{info(eng.state, f).name}: mission damage {air.mission_damage(eng, f, city_or_port=port)} (19.3)")
 
     def _airfields(self, eng: Engine, d: dict[str, Any], who: str, attacking: bool) -> list[str]:
         """19.5: the side's friendly supplied airfields, traced once per combat (kept in the frame)."""
