@@ -959,7 +959,8 @@ class OverrunReaction(Procedure):
 
 
 def seed_landed(eng: Engine, frame: Frame, side: str) -> None:
-    """20.1: units that landed from port boxes at the start of this Movement Phase (``flags["landed"]`` is the
+    """20.1: units that landed from port boxes just before this Movement Phase's step 3, after the port strikes
+    (``naval``; ``flags["landed"]`` is the
     phase's ``gt.phase`` tag) have expended one-half of their printed MA and may use the rest; refit points
     and dumps (``flags["landed_stop"]``) may not move further this phase."""
     tag = f"{eng.state.gt}.{eng.state.phase}"
