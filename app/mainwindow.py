@@ -451,7 +451,7 @@ class MainWindow(QMainWindow):
         self.presence.header.setText(f"Joining {host}:{port}…")
         self.dock_presence.show()
         self.dock_chat.show()
-        self.dock_presence.raise_()
+        self._raise_dock(self.dock_presence)
         self.resizeDocks([self.dock_presence, self.dock_chat], [380, 420], Qt.Vertical)
         self._switch_controller(rc)
         return rc
@@ -1237,7 +1237,7 @@ class MainWindow(QMainWindow):
             if st.control.get(label):
                 bits.append(f"controlled by {st.control[label]}")
         self.inspector.show_units(f"Hex {label}", units, " · ".join(bits) or ("no units" if not units else ""))
-        self.dock_inspector.raise_()
+        self._raise_dock(self.dock_inspector)
 
     def _box_clicked(self, box: str) -> None:
         st = self.ctl.state()
@@ -1303,6 +1303,13 @@ class MainWindow(QMainWindow):
     def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)
         self._place_minimap()
+
+    def _raise_dock(self, dock) -> None:
+        """Bring a dock to the front of its tab group, never above the hotseat cover: the other player must not
+        see the screen during a hand-over."""
+        dock.raise_()
+        if self.cover.isVisible():
+            self.cover.raise_()
 
     def _place_minimap(self) -> None:
         vp = self.view.viewport()

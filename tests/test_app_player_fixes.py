@@ -386,3 +386,21 @@ def test_cards_header_and_offmap_box_titles(qtbot, win, dirs):
         from PySide6.QtGui import QFontMetrics
 
         assert title_rect.left() + QFontMetrics(f).horizontalAdvance(shown) <= rule_rect.left() or not pl.box.rule, pl.box.title
+
+
+# ============================================================================ the hotseat cover stays on top
+
+
+def test_hotseat_cover_stays_above_a_dock_brought_to_the_front(qtbot, win, dirs):
+    """A dock raised while the hand-over cover is up (the inspector after a hex is inspected) must not show
+    through the cover: the other player must not see the screen."""
+    w = win
+    w.ctl.new_game(dirs / "cover.dfd", str(FIXTURES / "app_fleet.toml"), seed=3)
+    w.cover.present("Allied", "test hand-over")
+    assert w.cover.isVisible()
+    w._inspect_hex("W2232")
+    QApplication.processEvents()
+    dock = w.dock_inspector
+    centre = dock.mapTo(w, dock.rect().center())
+    top = w.childAt(centre)
+    assert top is w.cover or w.cover.isAncestorOf(top)
