@@ -354,6 +354,34 @@ def legal_loss_picks(st: GameState, pool: list[str], hit: list[str], remaining: 
     return sorted(cands)
 
 
+def loss_decision(st: GameState, L: dict[str, Any], picks: list[str], context: dict[str, Any]) -> Decision:
+    """14.6: the next step-loss decision of the loss record ``L`` ({owner, pool, hit, need, done, first}): the
+    opposing player picks the first step, the owner the rest.  Map combat and FNA box combat (R-FNA-BOX-COMBAT)."""
+    owner = L["owner"]
+    chooser = other(owner) if L["first"] else owner
+    return Decision(side=chooser, kind="combat_loss",
+                    prompt=f"{L.get('name') or owner} loses {L['need'] - L['done']} more step(s): "
+                           + ("the opposing player picks the first (14.6)" if L["first"] else "the owner picks (14.6)"),
+                    rule="14.6", options=tuple(Option(action=Action(kind="lose_step", side=chooser, args={"unit": u}),
+                                                      label=f"{info(st, u).name or u} ({st.units[u].steps} step(s)"
+                                                            f"{', divisional' if info(st, u).divisional else ''})") for u in picks),
+                    context=context)
+
+
+def take_loss(eng: Engine, L: dict[str, Any], u: str) -> int:
+    """14.6: ``u`` takes the next step of the loss record ``L`` (refused unless a legal pick); the steps lost."""
+    st = eng.state
+    picks = legal_loss_picks(st, L["pool"], L["hit"], L["need"] - L["done"], L["first"])
+    if u not in picks:
+        raise IllegalAction(f"{u} may not take this step loss; no unit loses a second step before every unit "
+                            "has lost one, and the opponent may not pick a division for a single step (14.6)", "14.6")
+    n = lose_step(eng, u, f"{'defender' if L['which'] == 'def' else 'attacker'} step loss (14.6)")
+    L["done"] += n
+    L["hit"].append(u)
+    L["first"] = False
+    return n
+
+
 def gone(st: GameState, uid: str) -> bool:
     """Eliminated (8.3: in the Refit or Destroyed Box) or removed from play."""
     u = st.units.get(uid)
@@ -381,10 +409,12 @@ def legal_retreat_steps(st: GameState, uid: str, path: list[str], maximum: int) 
     if moved >= 1 and in_ezoc(st, side, cur, motorized_mover=mot):
         return []
     out = []
+    from core.rules import fna
+    me = st.units[uid]
     for n in neighbours(cur):
         if n in path:
             continue
-        if any(v.side != side for v in st.units_at(n)):
+        if any(fna.hostile_to(v, me) for v in st.units_at(n)):
             continue
         if not can_enter(st, uid, cur, n):
             continue
@@ -404,9 +434,10 @@ def stop_allowed(st: GameState, uid: str, path: list[str], minimum: int) -> bool
 def combat_view(st: GameState, attacker_side: str, attackers: list[str], hexes: list[str], form: str,
                 data: dict[str, Any] | None = None) -> CombatView:
     """The arithmetic view of one combat (14.1 steps 1-4) from a frame's data."""
+    from core.rules import fna
     data = data or {}
     defenders = sorted(u.id for h in hexes for u in st.units_at(h)
-                       if u.side != attacker_side and info(st, u.id).is_combat)
+                       if fna.hostile(u, attacker_side) and info(st, u.id).is_combat)
     if data.get("only_defenders") is not None:      # 15.3 recon superiority: one part of the stack
         defenders = [u for u in defenders if u in set(data["only_defenders"])]
     tag = phase_tag(st)
@@ -847,16 +878,20 @@ def combat_units(st: GameState, side: str) -> list[str]:
 
 
 def enemy_hexes_adjacent(st: GameState, side: str, label: str) -> list[str]:
+    from core.rules import fna
     return sorted({n for n in neighbours(label)
-                   if any(v.side != side and info(st, v.id).kind in ("combat", "supply") for v in st.units_at(n))})
+                   if any(fna.hostile(v, side) and info(st, v.id).kind in ("combat", "supply") for v in st.units_at(n))})
 
 
 def may_attack(st: GameState, uid: str) -> str | None:
     """Why ``uid`` may not attack at all (None if it may): 15.8 garrisons, 12.2.6 supply units,
     14.3 zero factors."""
+    from core.rules import fna
     i = info(st, uid)
     if not i.is_combat:
         return "supply units alone cannot attack (12.2.6)"
+    if uid in st.units and fna.neutral_vf(st.units[uid]):
+        return f"{i.name or uid} is a neutral Vichy French unit: VF units do not attack (22.7 Important; 23.1 ALC-21 i)"
     if i.garrison:
         return f"{i.name} is a garrison; garrisons may not attack (15.8)"
     if i.cf <= 0 and not i.paren:
@@ -908,9 +943,13 @@ def check_declaration(st: GameState, side: str, combats: list[dict[str, Any]], n
                                     "take part in different combats", "14.2")
         if c_done(combats, u):
             raise IllegalAction(f"{u} has already attacked this phase", "14.2")
+    from core.rules import fna
     for h in hexes:
-        if not any(v.side != side and info(st, v.id).kind in ("combat", "supply") for v in st.units_at(h)):
+        if not any(fna.hostile(v, side) and info(st, v.id).kind in ("combat", "supply") for v in st.units_at(h)):
             raise IllegalAction(f"{h} holds no enemy unit to attack", "14.0")
+        if any(fna.neutral_vf(v) for v in st.units_at(h)) and any(fna.is_vf(u) for u in merged_att):
+            raise IllegalAction(f"{h} holds neutral Vichy French units: Vichy units that join the Allies cannot "
+                                "attack neutral Vichy units (23.1 ALC-21 Important; 22.7 Important)", "23.1 ALC-21 i")
         for c in combats:
             if c is not target and h in c["hexes"]:
                 raise IllegalAction(f"{h} is already attacked in another combat; stacked defenders are attacked "
@@ -1186,7 +1225,9 @@ class ResolveCombat(Procedure):
         d["attackers"] = attackers
         d.setdefault("side", st.units[attackers[0]].side if attackers else eng.phasing_side())
         side = d["side"]
-        d["defenders"] = sorted(u.id for h in hexes for u in st.units_at(h) if u.side != side and info(st, u.id).is_combat)
+        from core.rules import fna
+        d["defenders"] = sorted(u.id for h in hexes for u in st.units_at(h)
+                                if fna.hostile(u, side) and info(st, u.id).is_combat)
         if d.get("only_defenders") is not None:   # 15.3: one part of a split stack
             d["defenders"] = [u for u in d["defenders"] if u in set(d["only_defenders"])]
         d["origin"] = {u: st.units[u].loc for u in attackers + d["defenders"]}
@@ -1208,6 +1249,12 @@ class ResolveCombat(Procedure):
                 d["att_supplied"][u] = gens_supplied(st, u) if d["form"] == "overrun" else True
             for u in d["defenders"]:
                 d["def_supplied"][u] = gens_supplied(st, u)
+        if side == "Allied" and any(fna.neutral_vf(st.units[u]) for u in d["defenders"]):
+            # R-VICHY-DEFENDER: the Axis player decides for the neutral VF but gives them no support; they defend
+            # in combat supply (no dump of theirs to expend)
+            d["vf_defence"] = True
+            for u in d["defenders"]:
+                d["def_supplied"][u] = True
         eng.say(f"Combat: {side} attacks {', '.join(hexes)} ({d['form']}) with {', '.join(attackers)} (14.1)")
 
     def view(self, eng: Engine, d: dict[str, Any]) -> CombatView:
@@ -1341,7 +1388,6 @@ class ResolveCombat(Procedure):
             return CONTINUE
         if stage in ("loss_def", "loss_att"):
             L = d["loss"]
-            owner = L["owner"]
             picks = legal_loss_picks(st, L["pool"], L["hit"], L["need"] - L["done"], L["first"])
             if (not picks or L["done"] >= L["need"]) and L.get("then"):
                 d["stage"] = L.pop("then")
@@ -1350,14 +1396,7 @@ class ResolveCombat(Procedure):
                 d["stage"] = "retreat_def" if stage == "loss_def" else "retreat_att"
                 self._setup_retreats(eng, d, defender=stage == "loss_def")
                 return CONTINUE
-            chooser = other(owner) if L["first"] else owner
-            return Decision(side=chooser, kind="combat_loss",
-                            prompt=f"{owner} loses {L['need'] - L['done']} more step(s): "
-                                   + ("the opposing player picks the first (14.6)" if L["first"] else "the owner picks (14.6)"),
-                            rule="14.6", options=tuple(Option(action=Action(kind="lose_step", side=chooser, args={"unit": u}),
-                                                              label=f"{info(st, u).name or u} ({st.units[u].steps} step(s)"
-                                                                    f"{', divisional' if info(st, u).divisional else ''})") for u in picks),
-                            context=self._ctx(d))
+            return loss_decision(st, L, picks, self._ctx(d))
         if stage in ("retreat_def", "retreat_att"):
             return self._retreat_decision(eng, d, defender=stage == "retreat_def")
         if stage == "advance":
@@ -1442,6 +1481,8 @@ class ResolveCombat(Procedure):
         target = d["hexes"][0]
         if not attacking and form == "overrun":
             return []  # 19.5 Important: no defensive ground support against overruns
+        if not attacking and d.get("vf_defence"):
+            return []  # R-VICHY-DEFENDER: the Axis does not support neutral Vichy French defenders
         used_air = d["att_air"] if attacking else d["def_air"]
         limit = 2 if attacking else 1
         opts: list[Option] = []
@@ -1503,6 +1544,8 @@ class ResolveCombat(Procedure):
     def _def_art_options(self, eng: Engine, d: dict[str, Any]) -> list[Option]:
         st = eng.state
         enemy = other(d["side"])
+        if d.get("vf_defence"):
+            return []  # R-VICHY-DEFENDER: no Axis artillery for neutral Vichy French defenders
         used = set(d.get("def_art", []))
         attacked = set(d.get("attacked_hexes") or d["hexes"])
         tag = phase_tag(st)
@@ -1630,6 +1673,8 @@ class ResolveCombat(Procedure):
         pool = [u for u in pool if not gone(st, u) and (hex_of(st.units[u].loc) is not None or d["form"] == "amphibious")]
         d["loss"] = {"owner": owner, "pool": pool, "hit": [], "need": need, "done": 0, "first": True,
                      "which": "def" if defender else "att"}
+        if defender and d.get("vf_defence"):
+            d["loss"]["name"] = "The Vichy French (the Axis player decides, R-VICHY-DEFENDER)"
 
     # ------------------------------------------------------------------ retreats (14.7)
     def _setup_retreats(self, eng: Engine, d: dict[str, Any], defender: bool) -> None:
@@ -1767,7 +1812,9 @@ class ResolveCombat(Procedure):
     # ------------------------------------------------------------------ advance (14.8)
     def _vacated(self, eng: Engine, d: dict[str, Any]) -> list[str]:
         st = eng.state
-        return [h for h in d["hexes"] if not any(v.side != d["side"] and info(st, v.id).is_combat for v in st.units_at(h))]
+        from core.rules import fna
+        return [h for h in d["hexes"] if not any(fna.hostile(v, d["side"]) and info(st, v.id).is_combat
+                                                 for v in st.units_at(h))]
 
     def _advance_decision(self, eng: Engine, d: dict[str, Any]) -> Decision | object:
         st = eng.state
@@ -1874,7 +1921,8 @@ class ResolveCombat(Procedure):
         level = st.vars.get("us_inexperience")
         if level not in (1, 2) or d.get("columns") is None:
             return
-        allied = [u for u in d["attackers"] + d["defenders"] if u in st.units and st.units[u].side == "Allied"]
+        allied = [u for u in d["attackers"] + d["defenders"] if u in st.units and st.units[u].side == "Allied"
+                  and not (u in d["defenders"] and d.get("vf_defence"))]
         steps = {u: d["initial_steps"].get(u, 1) * info(st, u).step_weight for u in allied}
         us = sum(n for u, n in steps.items() if info(st, u).nationality == "US")
         if not steps or 2 * us <= sum(steps.values()):
@@ -1989,17 +2037,10 @@ class ResolveCombat(Procedure):
         if k == "lose_step":
             L = d["loss"]
             u = a["unit"]
-            picks = legal_loss_picks(st, L["pool"], L["hit"], L["need"] - L["done"], L["first"])
-            if u not in picks:
-                raise IllegalAction(f"{u} may not take this step loss; no unit loses a second step before every unit "
-                                    "has lost one, and the opponent may not pick a division for a single step (14.6)", "14.6")
             # ruling R-C-OVERRUN-BOX: step-loss eliminations follow 8.3 even in an overrun (EoP KDG)
-            n = lose_step(eng, u, f"{'defender' if L['which'] == 'def' else 'attacker'} step loss (14.6)")
+            n = take_loss(eng, L, u)
             if L["which"] == "def" and st.units[u].loc.startswith("box:Destroyed"):
                 d["destroyed_steps"] += n
-            L["done"] += n
-            L["hit"].append(u)
-            L["first"] = False
             d["lost"][L["which"]] += n
             return
         if k in ("retreat", "retreat_path"):

@@ -28,6 +28,11 @@ from core.state import Frame, GameState
 # =========================================================================== 14.9.1 / 14.9.2
 
 
+def _hostile(v: Any, side: str) -> bool:
+    from core.rules import fna
+    return fna.hostile(v, side)   # the other side, or neutral Vichy French for the Allies (R-VICHY-NEUTRAL)
+
+
 def check_form(st: GameState, side: str, attackers: list[str], hexes: list[str], form: str) -> None:
     """Refuse a deliberate or mobile battle whose prerequisites are not met (14.9.1, 14.9.2)."""
     from core.rules import combat
@@ -63,7 +68,7 @@ def check_recon_split(st: GameState, side: str, attackers: list[str], hexes: lis
     if len(hexes) != 1:
         raise IllegalAction("recon superiority double attacks are made against a stack in a single hex", "15.3")
     h = hexes[0]
-    defenders = [v.id for v in st.units_at(h) if v.side != side and info(st, v.id).is_combat]
+    defenders = [v.id for v in st.units_at(h) if _hostile(v, side) and info(st, v.id).is_combat]
     if su.recon_superiority(st, attackers, defenders) != "attacker":
         raise IllegalAction("the attackers do not have recon superiority (more undisrupted recon CF)", "15.3")
     if not su.recon_split_possible(st, defenders, combat.obstructed(st, h)):
@@ -101,7 +106,7 @@ def recon_decide(eng: Engine, frame: Frame) -> Decision | object:
     side, enemy = d["side"], other(d["side"])
     h = c["hexes"][0]
     if r["stage"] == "split":
-        defenders = [v.id for v in st.units_at(h) if v.side != side and info(st, v.id).is_combat]
+        defenders = [v.id for v in st.units_at(h) if _hostile(v, side) and info(st, v.id).is_combat]
         splits = recon_splits(st, defenders)
         if not splits:                  # the stack changed since the declaration: one ordinary combat
             c.pop("recon", None)
@@ -156,7 +161,7 @@ def recon_apply(eng: Engine, frame: Frame, action: Action) -> None:
     h = c["hexes"][0]
     if action.kind == "recon_split" and r["stage"] == "split":
         a = sorted(action.args.get("part") or [])
-        defenders = [v.id for v in st.units_at(h) if v.side != d["side"] and info(st, v.id).is_combat]
+        defenders = [v.id for v in st.units_at(h) if _hostile(v, d["side"]) and info(st, v.id).is_combat]
         if a not in recon_splits(st, defenders):
             raise IllegalAction("each part must hold at least one non-zero, non-parenthesised unit (15.3 b)", "15.3")
         r["parts"] = [a, sorted(u for u in defenders if u not in a)]
@@ -217,11 +222,14 @@ def recon_resume(eng: Engine, frame: Frame, child: Frame | None) -> None:
 def overrun_refusal(st: GameState, movers: list[str], label: str) -> str | None:
     """13.4.1 / 13.4.2: why ``movers`` may not overrun ``label`` (None if they may).  For the
     movement rules, which push ``resolve_combat`` with ``form="overrun"``."""
-    from core.rules import combat
+    from core.rules import combat, fna
 
-    defenders = [u for u in st.units_at(label) if u.side != st.units[movers[0]].side]
+    defenders = [u for u in st.units_at(label) if _hostile(u, st.units[movers[0]].side)]
     if not defenders:
         return "no enemy unit to overrun (13.4)"
+    if any(fna.neutral_vf(u) for u in defenders):
+        return (f"{label} holds neutral Vichy French units: they may only be attacked in the Combat Phase, after the "
+                "Vichy French Reaction Table (22.7 Important; 23.1 ALC-21 i; R-VICHY-NEUTRAL)")
     if combat.obstructed(st, label):
         return f"{label} is a mountain, city or fortified hex and cannot be overrun (13.4.2)"
     enemy = defenders[0].side
@@ -291,7 +299,7 @@ def check_amphibious(st: GameState, side: str, combats: list[dict[str, Any]], at
     hx = combat.hex_of(h)
     if hx is None or hx not in combat.gmap().ports:
         raise IllegalAction(f"{h} is not a port: opposed landings are made in ports (20.5; SF: 15.4)", "20.5")
-    if not any(v.side != side and info(st, v.id).kind in ("combat", "supply") for v in st.units_at(h)):
+    if not any(_hostile(v, side) and info(st, v.id).kind in ("combat", "supply") for v in st.units_at(h)):
         raise IllegalAction(f"{h} holds no enemy unit: the units land normally (20.5)", "20.5")
     steps = 0
     for u in attackers:
@@ -392,7 +400,7 @@ class SFLanding(Procedure):
         if not combat.coastal(h):
             raise IllegalAction(f"{h} is not a coastal hex (15.4)", "15.4")
         here = st.units_at(h)
-        if any(v.side != side for v in here) or not here:
+        if any(_hostile(v, side) for v in here) or not here:
             eng.push("resolve_combat", attackers=units, hexes=[h], form="amphibious", side=side)
             return
         for u in units:
@@ -624,7 +632,7 @@ class Exploitation(Procedure):
         return plan, ignore
 
     def _enemy(self, st: GameState, side: str, label: str) -> bool:
-        return any(v.side != side for v in st.units_at(label))
+        return any(_hostile(v, side) for v in st.units_at(label))
 
     def options(self, eng: Engine, d: dict[str, Any]) -> list[Option]:
         from core.rules import combat

@@ -7,11 +7,14 @@
 * ``fna_box_combat`` (before each Allied Combat Phase step): "Combat can occur in the boxes but is limited to
   Allied attacks on Vichy French units" — the Allied player may attack the neutral VF units of a box with his
   combat units there; the Vichy French Reaction Table is consulted first (``events.vichy_reaction``) and a
-  ``fight`` result is resolved on the CRT (R-FNA-BOX-COMBAT).
+  ``fight`` result is resolved on the CRT, its losses and retreats decided by the players (R-FNA-BOX-COMBAT).
 * ``vichy_retreat`` {units, chooser, rule}: "A unit forced to retreat is moved by the non-attacking player"
   (ALC-21 i 4): each VF unit retreats one box along the road (in a box) or one hex by the 14.7 retreat rules
   (on the map), the destination chosen by the non-attacking player (R-VICHY-RETREAT).
 * :func:`vichy_before_combat`: the hook that consults the table before a combat on the map against neutral VF.
+* :func:`hostile`: neutral VF units are enemies of the Allies (attackable, not enterable, blocking Allied supply
+  lines) though on the Allied side of the state (R-VICHY-NEUTRAL); the Axis player decides for them when the Allies
+  attack them (R-VICHY-DEFENDER).
 """
 
 from __future__ import annotations
@@ -42,6 +45,21 @@ def neutral_vf(u: UnitState) -> bool:
     return offmap.base_id(u.id).startswith("VFA-") and u.flags.get("vichy") == "neutral" and u.loc != offmap.REMOVED
 
 
+def hostile(u: UnitState, side: str) -> bool:
+    """``u`` is an enemy of ``side``: a unit of the other side, or a neutral Vichy French unit when ``side`` is
+    Allied (the neutral VF are on the Allied side of the state until they join, yet the Allies may attack them,
+    22.7; 23.1 ALC-21 i).  The one predicate the combat, movement and supply rules use (R-VICHY-NEUTRAL)."""
+    return u.side != side or (side == ALLIED and neutral_vf(u))
+
+
+def hostile_to(u: UnitState, mover: UnitState) -> bool:
+    """``u`` is an enemy of the unit ``mover`` (retreats): a neutral VF unit is an enemy of everyone but
+    another neutral VF unit; otherwise :func:`hostile`."""
+    if neutral_vf(mover):
+        return not neutral_vf(u)
+    return hostile(u, mover.side)
+
+
 def is_combat(uid: str) -> bool:
     c = _c(uid)
     return bool(c and c.kind == "combat")
@@ -68,7 +86,7 @@ def move_refusal(eng: Engine, side: str, units: list[UnitState], to: str, moved:
             return f"{u.id} is not a {side} ground unit"
         if is_vf(u.id) and neutral_vf(u):
             return f"{u.id}: neutral Vichy French units may not move until the Vichy Accord (23.1 ALC-21 i)"
-    if not to.startswith("box:") and any(v.side != side for v in eng.state.units_at(to)):
+    if not to.startswith("box:") and any(hostile(v, side) for v in eng.state.units_at(to)):
         return f"{to} holds enemy units"
     return None
 
@@ -133,13 +151,16 @@ def fna_move_options(eng: Engine, frame: Frame, side: str) -> list[Option]:
 
 def retreat_choices(eng: Engine, uid: str) -> list[str]:
     """Where a VF unit forced to retreat may go: the next box or hex along the FNA road free of non-VF combat
-    units (in a box, 22.7), or a legal one-hex retreat (14.7, on the map)."""
+    units (in a box, 22.7), or a legal one-hex retreat (14.7, on the map).  An Allied attacker retreating from a
+    box (R-FNA-BOX-COMBAT) goes to the next stop free of units hostile to it (neutral VF, Axis)."""
     u = eng.state.units[uid]
     road = offmap.fna_road()
     if offmap.is_fna_box(u.loc):
         out = []
         for nxt in sorted(road.get(u.loc, {})):
-            if any(not is_vf(v.id) and is_combat(v.id) for v in eng.state.units_at(nxt)):
+            if neutral_vf(u) and any(not is_vf(v.id) and is_combat(v.id) for v in eng.state.units_at(nxt)):
+                continue
+            if not neutral_vf(u) and any(hostile(v, u.side) for v in eng.state.units_at(nxt)):
                 continue
             out.append(nxt)
         return out
@@ -173,9 +194,11 @@ class VichyRetreat(Procedure):
             return CONTINUE
         opts = tuple(Option(action=Action(kind="vichy_retreat", side=who, args={"unit": uid, "to": w}),
                             label=f"Retreat {uid} to {w}") for w in where)
+        whose = ("the non-attacking player chooses where" if is_vf(uid)
+                 else "the owning player chooses where (R-FNA-BOX-COMBAT)")
         return Decision(side=who, kind="vichy_retreat",
-                        prompt=f"The Vichy French {uid} retreats from {eng.state.units[uid].loc}: "
-                               f"the non-attacking player chooses where", rule=rule, options=opts,
+                        prompt=f"{'The Vichy French ' if is_vf(uid) else ''}{uid} retreats from "
+                               f"{eng.state.units[uid].loc}: {whose}", rule=rule, options=opts,
                         context={"unit": uid})
 
     def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
@@ -186,7 +209,7 @@ class VichyRetreat(Procedure):
         todo = self._todo(eng, frame)
         uid, to = str(action.args.get("unit", "")), str(action.args.get("to", ""))
         if action.side != who:
-            raise IllegalAction(f"The non-attacking player ({who}) moves the retreating Vichy French units", rule)
+            raise IllegalAction(f"The {who} player moves these retreating units", rule)
         if not todo or uid != todo[0]:
             raise IllegalAction(f"{uid} is not the Vichy French unit retreating now", rule)
         if to not in retreat_choices(eng, uid):
@@ -196,7 +219,7 @@ class VichyRetreat(Procedure):
         src = u.loc
         u.loc = to
         frame.data["done"].append(uid)
-        eng.say(f"{who} retreats the Vichy French {uid} from {src} to {to} ({rule}; 14.7)")
+        eng.say(f"{who} retreats {'the Vichy French ' if is_vf(uid) else ''}{uid} from {src} to {to} ({rule}; 14.7)")
 
 
 def start_vichy_retreat(eng: Engine, units: list[str], attacker_side: str, rule: str) -> None:
@@ -249,25 +272,10 @@ def box_attacks(eng: Engine, done: list[str]) -> list[tuple[str, list[str], list
     return out
 
 
-def _take_steps(eng: Engine, pool: list[str], n: int, why: str) -> int:
-    """Take ``n`` steps from ``pool``, largest unit first (R-FNA-BOX-COMBAT); returns the steps taken."""
-    from core.rules import combat
-    taken = 0
-    for _ in range(n):
-        live = [u for u in pool if u in eng.state.units and eng.state.units[u].loc not in (offmap.REMOVED,)
-                and not eng.state.units[u].loc.startswith("box:Destroyed")]
-        if not live:
-            break
-        uid = max(live, key=lambda x: (eng.state.units[x].steps, x))
-        combat.lose_step(eng, uid, why)
-        taken += 1
-    return taken
-
-
 def resolve_box_fight(eng: Engine, loc: str, att: list[str], vf: list[str]) -> dict[str, Any]:
     """R-FNA-BOX-COMBAT: a ``fight`` result in a box is resolved on the CRT on line 1 (the boxes have no
-    terrain), without support, the attackers in combat supply; losses 14.6 (largest unit first), a VF retreat
-    result retreats the survivors one box (ALC-21 i 4); the attackers stay in the box."""
+    terrain), without support, the attackers in combat supply; then ``fna_box_fight`` takes the 14.6 losses as
+    decisions (``combat.loss_decision``: the VF defender's by the Axis player, R-VICHY-DEFENDER) and the retreats."""
     from core import charts
     st = eng.state
 
@@ -286,17 +294,72 @@ def resolve_box_fight(eng: Engine, loc: str, att: list[str], vf: list[str]) -> d
     morale = max(_c(u).values(st.units[u].steps)[1] for u in vf)
     dres, ares = charts.crt_result(dcol, morale), charts.attacker_result(acol, True)
     dsteps = sum(st.units[u].steps * (2 if _c(u).divisional else 1) for u in vf)
-    asteps = sum(st.units[u].steps * (2 if _c(u).divisional else 1) for u in att)
     dlost = charts.round_steps(charts.steps_lost(dres, dsteps))
-    got = _take_steps(eng, vf, dlost, f"combat in the {loc} box (22.7; 14.6)")
-    alost = charts.round_steps(charts.steps_lost(ares, asteps, enemy_losses=got))
-    _take_steps(eng, att, alost, f"combat in the {loc} box (22.7; 14.6)")
     eng.say(f"Combat in the {loc} box: defender {dres}, attacker {ares} (22.7; 14.5)")
-    out = {"box": loc, "defender": dres, "attacker": ares, "vf_steps_lost": got, "allied_steps_lost": alost}
-    if charts.decode_result(dres).retreat is not None:
-        live = [u for u in vf if u in st.units and st.units[u].loc == loc]
-        start_vichy_retreat(eng, live, ALLIED, "22.7; 23.1 ALC-21 i 4")
+    out = {"box": loc, "defender": dres, "attacker": ares}
+    eng.push("fna_box_fight", box=loc, attackers=list(att), vf=list(vf), dres=dres, ares=ares, stage="loss_def",
+             loss={"owner": AXIS, "pool": list(vf), "hit": [], "need": dlost, "done": 0, "first": True, "which": "def",
+                   "name": "The Vichy French (the Axis player decides, R-VICHY-DEFENDER)"})
     return out
+
+
+@procedure("fna_box_fight")
+class FnaBoxFight(Procedure):
+    """R-FNA-BOX-COMBAT: the losses (14.6, as on the map: ``combat.loss_decision`` / ``combat.take_loss``; the
+    Axis player is the owner of the neutral VF defenders, R-VICHY-DEFENDER) and retreats (one leg of the FNA road,
+    ``vichy_retreat``) of a combat in an FNA box."""
+
+    def decide(self, eng: Engine, frame: Frame) -> Decision | None | object:
+        from core import charts
+        from core.rules import combat
+        st = eng.state
+        d = frame.data
+        if d["stage"] in ("loss_def", "loss_att"):
+            L = d["loss"]
+            picks = combat.legal_loss_picks(st, L["pool"], L["hit"], L["need"] - L["done"], L["first"])
+            if picks and L["done"] < L["need"]:
+                return combat.loss_decision(st, L, picks, {"box": d["box"], "attackers": d["attackers"],
+                                                           "defenders": d["vf"]})
+            if d["stage"] == "loss_def":
+                d["vf_steps_lost"] = L["done"]
+                asteps = sum(st.units[u].steps * (2 if _c(u).divisional else 1)
+                             for u in d["attackers"] if not combat.gone(st, u))
+                need = charts.round_steps(charts.steps_lost(d["ares"], asteps, enemy_losses=L["done"]))
+                d["loss"] = {"owner": ALLIED, "pool": [u for u in d["attackers"] if not combat.gone(st, u)],
+                             "hit": [], "need": need, "done": 0, "first": True, "which": "att"}
+                d["stage"] = "loss_att"
+                return CONTINUE
+            d["allied_steps_lost"] = L["done"]
+            d["stage"] = "retreat"
+            return CONTINUE
+        if d["stage"] == "retreat":
+            d["stage"] = "over"
+            loc = d["box"]
+            ar = charts.decode_result(d["ares"]).retreat
+            if ar in ("w", "r"):            # 14.7.1: the attackers retreat one leg of the road (r: disrupted too)
+                live = [u for u in d["attackers"] if u in st.units and st.units[u].loc == loc]
+                if ar == "r":
+                    for u in live:
+                        combat._disrupt(eng, u, "rout (14.7.1)")
+                if live:
+                    eng.push("vichy_retreat", units=live, chooser=ALLIED, rule="14.7; 22.7; R-FNA-BOX-COMBAT", done=[])
+            elif ar == "m":                 # 14.5 m: no room to withdraw 1-3 hexes in a box: the morale check
+                from core.rules import special_units as su
+                for u in [u for u in d["attackers"] if u in st.units and st.units[u].loc == loc]:
+                    if not combat._roll_morale(eng, u, su.effective_morale(st, u, combat_supplied=True, desert=False),
+                                               "m result in an FNA box, 14.5"):
+                        combat._disrupt(eng, u, "failed morale check (14.5, 8.1)")
+            if charts.decode_result(d["dres"]).retreat is not None:
+                live = [u for u in d["vf"] if u in st.units and st.units[u].loc == loc]
+                start_vichy_retreat(eng, live, ALLIED, "22.7; 23.1 ALC-21 i 4")
+            return CONTINUE
+        return None
+
+    def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
+        from core.rules import combat
+        if action.kind != "lose_step" or frame.data["stage"] not in ("loss_def", "loss_att"):
+            return super().apply(eng, frame, action)
+        combat.take_loss(eng, frame.data["loss"], str(action.args.get("unit", "")))
 
 
 @procedure("fna_box_combat")

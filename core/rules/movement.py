@@ -100,6 +100,11 @@ def recon_strength(units: list[UnitState]) -> int:
                if not u.disrupted and (counter_of(u).cf_flag == "R") and is_combat(u))
 
 
+def _fna() -> Any:
+    from core.rules import fna     # (fna imports this module)
+    return fna
+
+
 def enemy_units_at(state: GameState, h: Hex, side: str) -> list[UnitState]:
     return [u for u in state.units_at(h.label) if u.side != side]
 
@@ -202,6 +207,10 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
             raise IllegalAction(f"{nxt.label} is not adjacent to {cur.label}: a path is a line of contiguous hexes", "13.1")
         if not moving:
             raise IllegalAction(f"no unit is left moving at {cur.label} (every unit was dropped off)", "13.1")
+        if side == "Allied" and any(_fna().neutral_vf(v) for v in state.units_at(nxt.label)):
+            raise IllegalAction(f"{nxt.label} holds neutral Vichy French units: Allied units may not enter, pass through "
+                                "or overrun their hex; attack them in the Combat Phase after the Vichy French Reaction "
+                                "Table (22.7 Important; 23.1 ALC-21 i; R-VICHY-NEUTRAL)", "23.1 ALC-21 i")
         if enemy_units_at(state, nxt, side):
             plan.overrun_at = i
             break
@@ -376,6 +385,9 @@ def parse_move(eng: Engine, frame: Frame, action: Action, reaction: bool) -> Mov
         u = st.units.get(i)
         if u is None or u.side != action.side:
             raise IllegalAction(f"{i} is not a {action.side} unit", "13.0")
+        if _fna().neutral_vf(u):
+            raise IllegalAction(f"{counter_of(u).name} is a neutral Vichy French unit: VF units may not move (except as "
+                                "a result of combat) until the Vichy Accord (23.1 ALC-21 i)", "23.1 ALC-21 i")
         if hex_of(u) is None and not (a.get("enter") and u.loc == a.get("enter")):
             raise IllegalAction(f"{counter_of(u).name} is not on the hex grid ({u.loc}); to enter it name the box in "
                                 "args.enter (13.8, 22.0)", "13.8")
@@ -442,7 +454,7 @@ def _units_free(eng: Engine, frame: Frame, side: str) -> list[UnitState]:
     moved = frame.data.get("moved", {})
     return [u for u in sorted(eng.state.units_of(side), key=lambda x: x.id)
             if hex_of(u) is not None and u.id not in moved and movement_allowance(u) > 0 and not u.captured
-            and (is_combat(u) or supply_kind(u) == "msu")]
+            and (is_combat(u) or supply_kind(u) == "msu") and not _fna().neutral_vf(u)]
 
 
 def sample_moves(eng: Engine, frame: Frame, side: str, reaction: bool, limit: int = 12) -> list[Option]:
@@ -482,7 +494,7 @@ def _search_key(state: GameState, side: str, units: list[str], opts: MoveOptions
     enemy = cache.get(("enemy_key", side))
     if enemy is None:
         enemy = cache[("enemy_key", side)] = msgspec.json.encode(
-            [u for u in state.units.values() if u.side != side and ":" not in u.loc and u.loc != "setup"])
+            [u for u in state.units.values() if _fna().hostile(u, side) and ":" not in u.loc and u.loc != "setup"])
     gm = tec.map_for(state)
     extra = {k: state.vars.get(k) for k in _SEARCH_VARS if k in state.vars}
     return msgspec.json.encode([id(gm), gm._generation, [state.units[i] for i in units], opts.__dict__, extra]) + enemy
@@ -1147,9 +1159,9 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
     cache = {} if cache is None else cache
     enemy_hexes = cache.get(("enemy_hexes", side))
     if enemy_hexes is None:
-        enemy = other(side)
+        hostile = _fna().hostile
         enemy_hexes = cache[("enemy_hexes", side)] = {
-            h for e in state.units.values() if e.side == enemy and (h := hex_of(e)) is not None}
+            h for e in state.units.values() if hostile(e, side) and (h := hex_of(e)) is not None}
     stack_mot = _stack_motorized(us)
     ezs = [_ezoc_for(state, u, stack_mot, gm, cache) for u in us]
     hq = any(is_hq_unit(u) for u in us)

@@ -64,9 +64,11 @@ class SupplyLines:
 def _blocked_hexes(state: GameState, side: str, gm: tec.GroundMap) -> set[Hex]:
     """12.4 / 11.4: hexes a supply line may not pass: enemy units, and EZOC not
     negated by a friendly unit in the hex."""
+    from core.rules import fna     # the other side's units, and neutral Vichy French for the Allies (R-VICHY-NEUTRAL)
     enemy = other(side)
-    friendly = {h for u in state.units.values() if u.side == side and (h := hex_of(u)) is not None}
-    blocked = {h for u in state.units.values() if u.side == enemy and not u.captured and (h := hex_of(u)) is not None}
+    friendly = {h for u in state.units.values() if not fna.hostile(u, side) and (h := hex_of(u)) is not None}
+    blocked = {h for u in state.units.values() if fna.hostile(u, side) and not u.captured and (h := hex_of(u)) is not None
+               and (u.side != side or h not in friendly)}
     blocked |= {h for h in zoc.zoc_hexes(state, enemy, gm) if h not in friendly}
     return blocked
 

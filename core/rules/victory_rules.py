@@ -105,7 +105,9 @@ def controller(eng: Engine, hex_label: str) -> str | None:
     st = eng.state
     if h in st.control:
         return st.control[h]
-    sides = {u.side for u in st.units.values() if u.loc == h and offmap.base_id(u.id).split("-")[0] not in ("AX", "AL", "MK")}
+    from core.rules import fna      # neutral VF hold their hex for Vichy France, not the Allies (R-VICHY-NEUTRAL)
+    sides = {u.side for u in st.units.values() if u.loc == h and offmap.base_id(u.id).split("-")[0] not in ("AX", "AL", "MK")
+             and not fna.neutral_vf(u)}
     if len(sides) == 1:
         return sides.pop()
     return initial_control(eng, h)
