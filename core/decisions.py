@@ -9,6 +9,7 @@ always cites the rule, and leaves the state untouched.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 import msgspec
@@ -90,3 +91,22 @@ class IllegalAction(ValueError):
 class GameOver(IllegalAction):
     def __init__(self) -> None:
         super().__init__("The scenario has ended; no further actions are possible", "4.1 XX")
+
+
+# --------------------------------------------------------------------------- one item at a time, then Done
+# A step that takes a side's items one at a time (air units to deploy, 19.1; ocean cargo to ship, 20.2): each
+# item's options are "stay" first, then its moves; the Done step ends it when no item is left (core.engine.OneByOne).
+
+
+def done_step(side: str, prompt: str, rule: str) -> Decision:
+    """The step decision once no item is left: its one option is Done."""
+    return Decision(side=side, kind="step", prompt=prompt, rule=rule,
+                    options=(Option(action=Action(kind="done", side=side), label="Done"),))
+
+
+def item_decision(side: str, kind: str, prompt: str, rule: str, stay: Option, moves: Iterable[Option],
+                  **extra: Any) -> Decision:
+    """The decision on one item: ``stay`` first, then its ``moves``; Done stays free (``extra``: e.g. ``context``)."""
+    return Decision(side=side, kind=kind, prompt=prompt, rule=rule, options=(stay, *moves), free_kinds=("done",),
+                    **extra)
+

@@ -57,6 +57,46 @@ class Procedure:
         """Called when a child procedure pushed by this one has finished."""
 
 
+class OneByOne(Procedure):
+    """A step in which a side takes its items one at a time (air units to deploy, 19.1; ocean cargo to ship, 20.2):
+    the non-initiative player in the step ``first``, the initiative player in the other.  Each item stays where it is
+    (action ``stay``) or moves (action ``move_kind``, applied by :meth:`move`); Done ends the step."""
+
+    first = ""
+    stay = ""
+    move_kind = ""
+
+    def side(self, eng: "Engine", frame: Frame) -> str:
+        return other(eng.state.initiative) if frame.data["step"] == self.first else eng.state.initiative
+
+    def eligible(self, eng: "Engine", side: str) -> list[str]:
+        """The items ``side`` may still act on."""
+        raise NotImplementedError
+
+    def refusal(self, uid: str, side: str) -> IllegalAction:
+        """Why ``uid`` is not one of the eligible items."""
+        raise NotImplementedError
+
+    def move(self, eng: "Engine", frame: Frame, side: str, uid: str, action: Action) -> None:
+        raise NotImplementedError
+
+    def apply(self, eng: "Engine", frame: Frame, action: Action) -> None:
+        side = self.side(eng, frame)
+        if action.kind == "done":
+            frame.data["done"] = True
+            return
+        uid = str(action.args.get("unit", ""))
+        if uid not in self.eligible(eng, side):
+            raise self.refusal(uid, side)
+        if action.kind == self.stay:
+            frame.data["seen"].append(uid)
+            return
+        if action.kind == self.move_kind:
+            self.move(eng, frame, side, uid, action)
+            return
+        super().apply(eng, frame, action)
+
+
 PROCEDURES: dict[str, Procedure] = {}
 STEP_PROCEDURES: dict[str, str] = {}
 AUTO_STEPS: dict[str, list[Callable[["Engine"], None]]] = {}

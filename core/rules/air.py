@@ -8,8 +8,8 @@ Holding boxes are ``box:Air:<Side>:<Box>``; the Turn Record Track is ``track:TRT
 from __future__ import annotations
 
 from core.counters import all_counters
-from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option, other
-from core.engine import QUERIES, Engine, Procedure, auto_step, on_step, procedure
+from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option, done_step, item_decision, other
+from core.engine import QUERIES, Engine, OneByOne, auto_step, on_step, procedure
 from core.state import Frame
 from core.rules import offmap
 
@@ -129,52 +129,43 @@ def normalise(eng: Engine) -> None:
 
 
 @procedure("air_deploy")
-class AirDeploy(Procedure):
+class AirDeploy(OneByOne):
     """4.1 II.1 (non-initiative player) / II.2 (initiative player): deploy air units (19.1)."""
+
+    first, stay, move_kind = "II.1", "air_stay", "air_deploy"
+    eligible = staticmethod(deployable)
 
     def decide(self, eng: Engine, frame: Frame) -> Decision | None:
         if frame.data.get("done"):
             return None
         normalise(eng)
-        side = other(eng.state.initiative) if frame.data["step"] == "II.1" else eng.state.initiative
+        side = self.side(eng, frame)
         seen: list[str] = frame.data.setdefault("seen", [])
         todo = [u for u in deployable(eng, side) if u not in seen]
         if not todo:
-            return Decision(side=side, kind="step", prompt="Air Superiority Phase: no (more) air units to deploy",
-                            rule=f"4.1 {frame.data['step']}; 19.1",
-                            options=(Option(action=Action(kind="done", side=side), label="Done"),))
+            return done_step(side, "Air Superiority Phase: no (more) air units to deploy",
+                             f"4.1 {frame.data['step']}; 19.1")
         uid = todo[0]
         here = eng.state.units[uid].loc
-        opts = [Option(action=Action(kind="air_stay", side=side, args={"unit": uid}), label=f"{uid}: stay in {here}")]
-        opts += [Option(action=Action(kind="air_deploy", side=side, args={"unit": uid, "to": b}), label=f"{uid} to {b}")
-                 for b in legal_boxes(eng, uid) if b != here]
-        return Decision(side=side, kind="air_deploy", prompt=f"Deploy air unit {uid} ({len(todo)} to go)",
-                        rule=f"4.1 {frame.data['step']}; 19.1", options=tuple(opts),
-                        free_kinds=("done",), context={"unit": uid})
+        return item_decision(
+            side, "air_deploy", f"Deploy air unit {uid} ({len(todo)} to go)", f"4.1 {frame.data['step']}; 19.1",
+            Option(action=Action(kind="air_stay", side=side, args={"unit": uid}), label=f"{uid}: stay in {here}"),
+            [Option(action=Action(kind="air_deploy", side=side, args={"unit": uid, "to": b}), label=f"{uid} to {b}")
+             for b in legal_boxes(eng, uid) if b != here], context={"unit": uid})
 
-    def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
-        side = other(eng.state.initiative) if frame.data["step"] == "II.1" else eng.state.initiative
-        if action.kind == "done":
-            frame.data["done"] = True
-            return
-        uid = str(action.args.get("unit", ""))
-        if uid not in deployable(eng, side):
-            raise IllegalAction(f"{uid} is not a non-based {side} air unit that can deploy now", "19.1")
-        if action.kind == "air_stay":
-            frame.data["seen"].append(uid)
-            return
-        if action.kind == "air_deploy":
-            to = str(action.args.get("to", ""))
-            if to not in legal_boxes(eng, uid):
-                if events_c3(eng, uid):
-                    raise IllegalAction(f"{uid} may only be deployed in Sicily until the Malta invasion is "
-                                        "conducted or cancelled", "23.2 AXC-16 a")
-                raise IllegalAction(f"{uid} may not be deployed to {to} now", "19.1.1; 19.1.2")
-            eng.state.units[uid].loc = to
-            frame.data["seen"].append(uid)
-            eng.say(f"{side} deploys {uid} to {to} (19.1)")
-            return
-        super().apply(eng, frame, action)
+    def refusal(self, uid: str, side: str) -> IllegalAction:
+        return IllegalAction(f"{uid} is not a non-based {side} air unit that can deploy now", "19.1")
+
+    def move(self, eng: Engine, frame: Frame, side: str, uid: str, action: Action) -> None:
+        to = str(action.args.get("to", ""))
+        if to not in legal_boxes(eng, uid):
+            if events_c3(eng, uid):
+                raise IllegalAction(f"{uid} may only be deployed in Sicily until the Malta invasion is "
+                                    "conducted or cancelled", "23.2 AXC-16 a")
+            raise IllegalAction(f"{uid} may not be deployed to {to} now", "19.1.1; 19.1.2")
+        eng.state.units[uid].loc = to
+        frame.data["seen"].append(uid)
+        eng.say(f"{side} deploys {uid} to {to} (19.1)")
 
 
 def events_c3(eng: Engine, uid: str) -> bool:

@@ -22,6 +22,8 @@ Available Next Turn Box (19.1 Important), nor by Axis air units during the AXC-1
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from core.counters import all_counters
 from core.decisions import AXIS, Action, IllegalAction, Option, other
 from core.engine import QUERIES, Engine, at_phase_end
@@ -284,6 +286,20 @@ def _flyers(eng: Engine, side: str, rating: str, rule: str) -> list[str]:
             if u.side == side and air.is_air(u.id) and flyer_refusal(eng, side, u.id, rating, rule) is None]
 
 
+def _sample(flyers: list[str], targets: list[str], limit: int, allowed: Callable[[str, str], bool],
+            option: Callable[[str, str], Option]) -> list[Option]:
+    """Up to ``limit`` missions: each of the first two flyers on the first target ``allowed`` for it."""
+    out: list[Option] = []
+    for uid in flyers[:2]:
+        for t in targets:
+            if allowed(uid, t):
+                out.append(option(uid, t))
+                break
+        if len(out) >= limit:
+            break
+    return out
+
+
 def interdiction_options(eng: Engine, side: str, limit: int = 1) -> list[Option]:
     """A few interdictions over enemy combat units' hexes (every one accepted by ``interdict``)."""
     from core.rules.status import hex_of, is_combat
@@ -293,16 +309,10 @@ def interdiction_options(eng: Engine, side: str, limit: int = 1) -> list[Option]
         return []
     enemy = sorted({u.loc for u in eng.state.units.values()
                     if u.side == other(side) and is_combat(u) and hex_of(u) is not None})
-    out: list[Option] = []
-    for uid in flyers[:2]:
-        for lab in enemy:
-            if interdiction_refusal(eng, side, uid, lab) is None:
-                out.append(Option(action=Action(kind=INTERDICT, side=side, args={"unit": uid, "hex": lab}),
-                                  label=f"{_counter(uid).name} interdicts around {lab} (19.6)"))
-                break
-        if len(out) >= limit:
-            break
-    return out
+    return _sample(
+        flyers, enemy, limit, lambda uid, lab: interdiction_refusal(eng, side, uid, lab) is None,
+        lambda uid, lab: Option(action=Action(kind=INTERDICT, side=side, args={"unit": uid, "hex": lab}),
+                                label=f"{_counter(uid).name} interdicts around {lab} (19.6)"))
 
 
 def bombard_targets(eng: Engine, side: str) -> list[str]:
@@ -328,16 +338,10 @@ def bombard_options(eng: Engine, side: str, limit: int = 2) -> list[Option]:
     if not flyers:
         return []
     targets = bombard_targets(eng, side)
-    out: list[Option] = []
-    for uid in flyers[:2]:
-        for t in targets:
-            if bombard_refusal(eng, side, uid, t) is None:
-                out.append(Option(action=Action(kind=BOMBARD, side=side, args={"unit": uid, "target": t}),
-                                  label=f"{_counter(uid).name} bombards {t} (19.8)"))
-                break
-        if len(out) >= limit:
-            break
-    return out
+    return _sample(
+        flyers, targets, limit, lambda uid, t: bombard_refusal(eng, side, uid, t) is None,
+        lambda uid, t: Option(action=Action(kind=BOMBARD, side=side, args={"unit": uid, "target": t}),
+                              label=f"{_counter(uid).name} bombards {t} (19.8)"))
 
 
 @movement.movement_options

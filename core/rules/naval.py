@@ -42,8 +42,8 @@ ocean cargo still at sea or in port boxes returns to its origin (20.2; 20.5: to 
 from __future__ import annotations
 
 from core.counters import all_counters
-from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option, other
-from core.engine import QUERIES, Engine, Procedure, auto_step, before_step, on_step, procedure
+from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option, done_step, item_decision
+from core.engine import QUERIES, Engine, OneByOne, Procedure, auto_step, before_step, on_step, procedure
 from core.state import Frame, UnitState
 from core.rules import offmap
 
@@ -346,64 +346,55 @@ def legal_ports(eng: Engine, uid: str) -> list[str]:
 
 
 @procedure("ocean_shipping")
-class OceanShipping(Procedure):
+class OceanShipping(OneByOne):
     """4.1 IV.3 (non-initiative player) / IV.4 (initiative player): put ocean cargo on its lane (20.2)."""
 
+    first, stay, move_kind = "IV.3", "ship_stay", "ship"
+    eligible = staticmethod(waiting_cargo)
+
     def decide(self, eng: Engine, frame: Frame) -> Decision | None:
-        side = other(eng.state.initiative) if frame.data["step"] == "IV.3" else eng.state.initiative
+        side = self.side(eng, frame)
         if frame.data.get("done"):
             return None
         seen = frame.data.setdefault("seen", [])
         todo = [u for u in waiting_cargo(eng, side) if u not in seen]
         todo = [u for u in todo if legal_ports(eng, u)]
         if not todo:
-            return Decision(side=side, kind="step", prompt="Allocate ocean shipping: nothing (more) to ship",
-                            rule=f"4.1 {frame.data['step']}; 20.2",
-                            options=(Option(action=Action(kind="done", side=side), label="Done"),))
+            return done_step(side, "Allocate ocean shipping: nothing (more) to ship", f"4.1 {frame.data['step']}; 20.2")
         uid = todo[0]
-        opts = [Option(action=Action(kind="ship_stay", side=side, args={"unit": uid}), label=f"{uid}: stay")]
-        opts += [Option(action=Action(kind="ship", side=side, args={"unit": uid, "to": p}),
-                        label=f"Ship {uid} toward {place_name(p)} (lane {lane_of(eng.state.units[uid].loc, _dest_port(p))})")
-                 for p in legal_ports(eng, uid)]
-        return Decision(side=side, kind="ocean_shipping", prompt=f"Ship {uid} ({len(todo)} waiting)",
-                        rule=f"4.1 {frame.data['step']}; 20.1; 20.2", options=tuple(opts), free_kinds=("done",))
+        return item_decision(
+            side, "ocean_shipping", f"Ship {uid} ({len(todo)} waiting)", f"4.1 {frame.data['step']}; 20.1; 20.2",
+            Option(action=Action(kind="ship_stay", side=side, args={"unit": uid}), label=f"{uid}: stay"),
+            [Option(action=Action(kind="ship", side=side, args={"unit": uid, "to": p}),
+                    label=f"Ship {uid} toward {place_name(p)} (lane {lane_of(eng.state.units[uid].loc, _dest_port(p))})")
+             for p in legal_ports(eng, uid)])
 
-    def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
-        side = other(eng.state.initiative) if frame.data["step"] == "IV.3" else eng.state.initiative
-        if action.kind == "done":
-            frame.data["done"] = True
-            return
-        uid = str(action.args.get("unit", ""))
-        if uid not in waiting_cargo(eng, side):
-            raise IllegalAction(f"{uid} is not {side} cargo waiting in an embarkation box", "20.2")
-        if action.kind == "ship_stay":
-            frame.data["seen"].append(uid)
-            return
-        if action.kind == "ship":
-            to = str(action.args.get("to", ""))
-            if to not in legal_ports(eng, uid):
-                raise IllegalAction(f"{to} has no room for {uid} this GT (port boxes, 20.1)", "20.1")
-            u = eng.state.units[uid]
-            port = _dest_port(to)
-            need = boxes_needed(uid, u.steps)
-            al = eng.state.vars.get("ocean_alloc", {}).get(str(eng.state.gt), {})
-            al = dict(al) | {port: allocated(eng, port) + need}
-            eng.state.vars["ocean_alloc"] = {str(eng.state.gt): al}
-            if u.loc in (offmap.TORCH, offmap.TORCH_EAST):
-                tl = eng.state.vars.setdefault("torch_landed", {})
-                g = tl.setdefault(str(eng.state.gt), {})
-                g[u.loc] = int(g.get(u.loc, 0)) + need
-                eng.state.vars["torch_landed"] = {str(eng.state.gt): g}
-            from core.rules import strikes
-            lane = lane_of(u.loc, port)
-            strikes.record_cargo(eng, lane, uid)
-            u.flags = dict(u.flags) | {"shipped_from": u.loc, "shipped_gt": eng.state.gt,
-                                       "at_sea": {"gt": eng.state.gt, "lane": lane, "to": to}}
-            u.loc = AT_SEA + lane
-            frame.data["seen"].append(uid)
-            eng.say(f"{side} ships {uid} on the {lane} lane toward {place_name(to)} (20.2)")
-            return
-        super().apply(eng, frame, action)
+    def refusal(self, uid: str, side: str) -> IllegalAction:
+        return IllegalAction(f"{uid} is not {side} cargo waiting in an embarkation box", "20.2")
+
+    def move(self, eng: Engine, frame: Frame, side: str, uid: str, action: Action) -> None:
+        to = str(action.args.get("to", ""))
+        if to not in legal_ports(eng, uid):
+            raise IllegalAction(f"{to} has no room for {uid} this GT (port boxes, 20.1)", "20.1")
+        u = eng.state.units[uid]
+        port = _dest_port(to)
+        need = boxes_needed(uid, u.steps)
+        al = eng.state.vars.get("ocean_alloc", {}).get(str(eng.state.gt), {})
+        al = dict(al) | {port: allocated(eng, port) + need}
+        eng.state.vars["ocean_alloc"] = {str(eng.state.gt): al}
+        if u.loc in (offmap.TORCH, offmap.TORCH_EAST):
+            tl = eng.state.vars.setdefault("torch_landed", {})
+            g = tl.setdefault(str(eng.state.gt), {})
+            g[u.loc] = int(g.get(u.loc, 0)) + need
+            eng.state.vars["torch_landed"] = {str(eng.state.gt): g}
+        from core.rules import strikes
+        lane = lane_of(u.loc, port)
+        strikes.record_cargo(eng, lane, uid)
+        u.flags = dict(u.flags) | {"shipped_from": u.loc, "shipped_gt": eng.state.gt,
+                                   "at_sea": {"gt": eng.state.gt, "lane": lane, "to": to}}
+        u.loc = AT_SEA + lane
+        frame.data["seen"].append(uid)
+        eng.say(f"{side} ships {uid} on the {lane} lane toward {place_name(to)} (20.2)")
 
 
 on_step("IV.3", "ocean_shipping")
