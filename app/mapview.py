@@ -538,40 +538,58 @@ class BoardItem(QGraphicsItem):
 # ============================================================================ overlays
 
 
-class HexOverlay(QGraphicsItem):
-    """Translucent hexes with an optional text each (legal targets, reachable MP, control...)."""
+def _label_font(p: QPainter, px: int = 13) -> None:
+    """Set the bold font of the texts drawn on the map (overlay texts, badges, captions: 13 px)."""
+    f = QFont("DejaVu Sans")
+    f.setPixelSize(px)
+    f.setBold(True)
+    p.setFont(f)
 
-    def __init__(self, z: float, fill: str, edge: str, alpha: int = 110):
+
+class _CellsItem(QGraphicsItem):
+    """A map item drawn over some hexes, a (text, colour or None) each; bounded by those hexes."""
+
+    SPAN = (1.2, 2.4)       # the bounds of a hex: from this many hex radii above its centre, this many high
+
+    def __init__(self, z: float):
         super().__init__()
         self.setZValue(z)
-        self.fill, self.edge, self.alpha = fill, edge, alpha
         self.cells: dict[str, tuple[str, str | None]] = {}    # label -> (text, colour or None)
         self._rect = QRectF()
         self.setAcceptedMouseButtons(Qt.NoButton)
 
+    def _keep(self, cells: dict[str, tuple[str, str | None]]) -> dict[str, tuple[str, str | None]]:
+        return dict(cells)
+
     def set_cells(self, cells: dict[str, tuple[str, str | None]]) -> None:
         self.prepareGeometryChange()
-        self.cells = dict(cells)
+        self.cells = self._keep(cells)
+        top, height = self.SPAN
         r = QRectF()
         for lab in self.cells:
             rec = geo.rec_of(lab)
             if rec is not None:
-                r = r.united(QRectF(rec.x - geo.W, rec.y - geo.R * 1.2, geo.W * 2, geo.R * 2.4))
+                r = r.united(QRectF(rec.x - geo.W, rec.y - geo.R * top, geo.W * 2, geo.R * height))
         self._rect = r
         self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802
         return self._rect
 
+
+class HexOverlay(_CellsItem):
+    """Translucent hexes with an optional text each (legal targets, reachable MP, control...)."""
+
+    def __init__(self, z: float, fill: str, edge: str, alpha: int = 110):
+        super().__init__(z)
+        self.fill, self.edge, self.alpha = fill, edge, alpha
+
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         if not self.cells:
             return
         lod = _lod(p)
         p.setRenderHint(QPainter.Antialiasing, True)
-        f = QFont("DejaVu Sans")
-        f.setPixelSize(13)
-        f.setBold(True)
-        p.setFont(f)
+        _label_font(p)
         for lab, (text, colour) in self.cells.items():
             rec = geo.rec_of(lab)
             if rec is None or not option.exposedRect.adjusted(-geo.W, -geo.W, geo.W, geo.W).contains(rec.x, rec.y):
@@ -617,36 +635,20 @@ class SelectionItem(QGraphicsItem):
         p.drawPolygon(QPolygonF(geo.corners_xy(rec.x, rec.y, 0.97)))
 
 
-class BadgeItem(QGraphicsItem):
+class BadgeItem(_CellsItem):
     """Short texts in a label box above a hex, drawn over the counters (odds on an enemy stack...)."""
 
+    SPAN = (1.6, 1.2)
+
     def __init__(self):
-        super().__init__()
-        self.setZValue(36)
-        self.cells: dict[str, tuple[str, str | None]] = {}
-        self._rect = QRectF()
-        self.setAcceptedMouseButtons(Qt.NoButton)
+        super().__init__(36)
 
-    def set_cells(self, cells: dict[str, tuple[str, str | None]]) -> None:
-        self.prepareGeometryChange()
-        self.cells = {k: v for k, v in cells.items() if v[0]}
-        r = QRectF()
-        for lab in self.cells:
-            rec = geo.rec_of(lab)
-            if rec is not None:
-                r = r.united(QRectF(rec.x - geo.W, rec.y - geo.R * 1.6, geo.W * 2, geo.R * 1.2))
-        self._rect = r
-        self.update()
-
-    def boundingRect(self) -> QRectF:  # noqa: N802
-        return self._rect
+    def _keep(self, cells: dict[str, tuple[str, str | None]]) -> dict[str, tuple[str, str | None]]:
+        return {k: v for k, v in cells.items() if v[0]}
 
     def paint(self, p: QPainter, option, widget=None) -> None:
         p.setRenderHint(QPainter.Antialiasing, True)
-        f = QFont("DejaVu Sans")
-        f.setPixelSize(13)
-        f.setBold(True)
-        p.setFont(f)
+        _label_font(p)
         for lab, (text, colour) in self.cells.items():
             rec = geo.rec_of(lab)
             if rec is None:
@@ -713,10 +715,7 @@ class RouteItem(QGraphicsItem):
                 p.setBrush(col)
                 p.drawEllipse(pts[0], 4.5, 4.5)
             if caption:
-                f = QFont("DejaVu Sans")
-                f.setPixelSize(13)
-                f.setBold(True)
-                p.setFont(f)
+                _label_font(p)
                 end = pts[-1]
                 w = max(46.0, 8.0 * len(caption))
                 box = QRectF(end.x() - w / 2, end.y() - geo.R - 14, w, 20)
@@ -780,10 +779,7 @@ class StackItem(QGraphicsItem):
             p.setPen(QPen(QColor("#ffffff"), 1.2))
             p.setBrush(QColor("#2b2416"))
             p.drawEllipse(badge)
-            f = QFont("DejaVu Sans")
-            f.setPixelSize(10)
-            f.setBold(True)
-            p.setFont(f)
+            _label_font(p, 10)
             p.drawText(badge, Qt.AlignCenter, str(n))
 
     def hoverEnterEvent(self, event) -> None:  # noqa: N802
