@@ -15,7 +15,7 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import Qt  # noqa: E402
 
-from tests.app_kit import click_hex, pass_cover  # noqa: E402
+from tests.app_kit import click_hex, game_window, pass_cover, to_movement  # noqa: E402
 
 pytestmark = pytest.mark.gui
 
@@ -24,31 +24,15 @@ FIXTURE = str(Path(__file__).parent / "fixtures" / "app_air.toml")
 
 @pytest.fixture
 def win(qtbot, dirs):
-    from app.mainwindow import MainWindow
-
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    w.ctl.new_game(dirs / "air.dfd", FIXTURE, seed=3)
-    return w
-
-
-def button(w, text: str):
-    b = next((b for b in w.prompt.buttons if text in b.text()), None)
-    assert b is not None, f"no button {text!r} in {[x.text() for x in w.prompt.buttons]}"
-    return b
+    return game_window(qtbot, dirs / "air.dfd", FIXTURE)
 
 
 def test_19_6_interdict_and_19_8_bombard_orders(qtbot, win):
     from app import logtext
 
     w = win
-    pass_cover(qtbot, w)
-    assert w.ctl.pending().kind == "refit"
-    qtbot.mouseClick(button(w, "No (more) refits"), Qt.LeftButton)
-    pass_cover(qtbot, w)
-    assert w.ctl.pending().kind == "movement" and w.ctl.pending().side == "Axis"
+    to_movement(qtbot, w)
+    assert w.ctl.pending().side == "Axis"
     click_hex(qtbot, w, "C0801")                                   # any stack: shows the movement orders
     b = w.orders.order_buttons["interdict"]
     assert b.isVisible() and b.isEnabled()
@@ -85,9 +69,7 @@ def test_19_6_interdict_and_19_8_bombard_orders(qtbot, win):
 
 def test_19_6_refused_interdiction_shows_the_rule_in_the_form(qtbot, win):
     w = win
-    pass_cover(qtbot, w)
-    qtbot.mouseClick(button(w, "No (more) refits"), Qt.LeftButton)
-    pass_cover(qtbot, w)
+    to_movement(qtbot, w)
     click_hex(qtbot, w, "C0801")
     form = w.orders.order("interdict")
     click_hex(qtbot, w, "C2320")

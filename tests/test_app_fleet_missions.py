@@ -16,7 +16,7 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import Qt  # noqa: E402
 
-from tests.app_kit import click_hex, pass_cover  # noqa: E402
+from tests.app_kit import click_hex, game_window, pass_cover, prompt_button, to_movement  # noqa: E402
 
 pytestmark = pytest.mark.gui
 
@@ -25,20 +25,7 @@ FIXTURE = str(Path(__file__).parent / "fixtures" / "app_fleet.toml")
 
 @pytest.fixture
 def win(qtbot, dirs):
-    from app.mainwindow import MainWindow
-
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    w.ctl.new_game(dirs / "fleet.dfd", FIXTURE, seed=3)
-    return w
-
-
-def button(w, text: str):
-    b = next((b for b in w.prompt.buttons if text in b.text()), None)
-    assert b is not None, f"no button {text!r} in {[x.text() for x in w.prompt.buttons]}"
-    return b
+    return game_window(qtbot, dirs / "fleet.dfd", FIXTURE)
 
 
 def test_port_strike_and_strike_on_fleet_decisions_render_and_are_answered(qtbot, win):
@@ -46,13 +33,9 @@ def test_port_strike_and_strike_on_fleet_decisions_render_and_are_answered(qtbot
     pass_cover(qtbot, w)
     d = w.ctl.pending()
     assert d.kind == "port_strikes" and d.side == "Axis"
-    button(w, "strikes the Allied port boxes of C2331")           # the option is on the prompt bar
-    qtbot.mouseClick(button(w, "No port strike"), Qt.LeftButton)
-    pass_cover(qtbot, w)
-    assert w.ctl.pending().kind == "refit"
-    qtbot.mouseClick(button(w, "No (more) refits"), Qt.LeftButton)
-    pass_cover(qtbot, w)
-    assert w.ctl.pending().kind == "movement"
+    prompt_button(w, "strikes the Allied port boxes of C2331")    # the option is on the prompt bar
+    qtbot.mouseClick(prompt_button(w, "No port strike"), Qt.LeftButton)
+    to_movement(qtbot, w)
     click_hex(qtbot, w, "W2232")                                   # any stack: shows the movement orders
     b = w.orders.order_buttons["shore_bombard"]
     assert b.isVisible() and b.isEnabled()
@@ -65,7 +48,7 @@ def test_port_strike_and_strike_on_fleet_decisions_render_and_are_answered(qtbot
     pass_cover(qtbot, w)
     d = w.ctl.pending()
     assert d.kind == "fleet_mission_strike" and d.side == "Axis"
-    qtbot.mouseClick(button(w, "No naval strike on the fleet"), Qt.LeftButton)
+    qtbot.mouseClick(prompt_button(w, "No naval strike on the fleet"), Qt.LeftButton)
     pass_cover(qtbot, w)
     st = w.ctl.state()
     assert st.units["UK-MedFleet"].flags.get("support_used")

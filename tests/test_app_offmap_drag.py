@@ -12,11 +12,11 @@ import pytest  # noqa: E402
 
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QPoint, QPointF, Qt  # noqa: E402
-from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent  # noqa: E402
+from PySide6.QtCore import QPointF, Qt  # noqa: E402
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from app import geometry as geo  # noqa: E402
+from tests.app_kit import drag_over, drop_on, gt10_scenario, map_point, start_game  # noqa: E402
 
 pytestmark = pytest.mark.gui
 
@@ -35,22 +35,6 @@ def win(qtbot, tmp_path, monkeypatch):
     w.show()
     w.ctl.new_game(tmp_path / "walk.dfd", WALK, seed=1)
     return w
-
-
-def drop_on(widget, pos: QPoint, mime) -> bool:  # ``mime`` stays referenced by the caller for the events' lifetime
-    """Deliver a drag (enter, move) and a drop at ``pos``, as Qt does at the end of a QDrag."""
-    QApplication.sendEvent(widget, QDragEnterEvent(pos, Qt.MoveAction, mime, Qt.LeftButton, Qt.NoModifier))
-    QApplication.sendEvent(widget, QDragMoveEvent(pos, Qt.MoveAction, mime, Qt.LeftButton, Qt.NoModifier))
-    ev = QDropEvent(QPointF(pos), Qt.MoveAction, mime, Qt.LeftButton, Qt.NoModifier)
-    QApplication.sendEvent(widget, ev)
-    return ev.isAccepted()
-
-
-def map_point(w, label: str) -> QPoint:
-    rec = geo.rec_of(label)
-    w.view.set_zoom(1.0)
-    w.view.centerOn(rec.x, rec.y)
-    return w.view.mapFromScene(rec.x, rec.y)
 
 
 def test_drag_a_counter_from_the_offmap_display_onto_the_map(qtbot, win):
@@ -129,36 +113,8 @@ def test_a_drop_the_decision_does_not_offer_snaps_back_with_the_reason(qtbot, wi
 
 
 # the Allied Refit step of GT 10: the 2nd SG waits in the Allied Refit Box, a UK RP in the Nile River Valley
-ALLIED_REFIT = """
-id = "app-refit-allied"
-number = 94
-section = "test"
-title = "Test Allied refit by drag (GUI)"
-start_gt = 10
-start_phase = 6
-end_gt = 11
-initiative = "Allied"
-surprise = false
-maps = ["C"]
-
-[[setup]]
-unit = "AX-Base"
-at = "C0701"
-active = true
-primary = true
-
-[[setup]]
-unit = "UK-RP"
-at = "box:NRV"
-
-[[setup]]
-unit = "UK-2SG"
-at = "box:Refit:Allied"
-
-[[setup]]
-unit = "UK-KDG"
-at = "C0710"
-"""
+ALLIED_REFIT = gt10_scenario("app-refit-allied", 94, "Test Allied refit by drag (GUI)", [
+    ("UK-RP", "box:NRV"), ("UK-2SG", "box:Refit:Allied"), ("UK-KDG", "C0710")], initiative="Allied")
 
 
 def test_an_allied_refit_drag_highlights_the_nile_river_valley_box(qtbot, win, tmp_path, monkeypatch):
@@ -166,13 +122,9 @@ def test_an_allied_refit_drag_highlights_the_nile_river_valley_box(qtbot, win, t
     target for the whole drag, as the Axis primary base hex is on the map."""
     from app import refitdrag
     from app.offmap import unit_mime
-    from tests.app_kit import pass_cover
 
     w = win
-    path = tmp_path / "allied-refit.toml"
-    path.write_text(ALLIED_REFIT)
-    w.ctl.new_game(tmp_path / "refit.dfd", str(path), seed=3)
-    pass_cover(qtbot, w)
+    start_game(qtbot, w, tmp_path, "allied-refit", ALLIED_REFIT)
     d = w.ctl.pending()
     assert d.kind == "refit" and d.side == "Allied" and "refit_box" in d.free_kinds
     w.tabs.setCurrentIndex(1)
@@ -186,8 +138,7 @@ def test_an_allied_refit_drag_highlights_the_nile_river_valley_box(qtbot, win, t
     # the drag starts over the Refit Box: the NRV is highlighted at once, though the pointer is elsewhere
     mime = unit_mime("UK-2SG")
     start = canvas.unit_pos("UK-2SG").toPoint()
-    QApplication.sendEvent(canvas, QDragEnterEvent(start, Qt.MoveAction, mime, Qt.LeftButton, Qt.NoModifier))
-    QApplication.sendEvent(canvas, QDragMoveEvent(start, Qt.MoveAction, mime, Qt.LeftButton, Qt.NoModifier))
+    drag_over(canvas, start, mime)
     assert canvas.target_boxes == {"box:NRV": "primary base"} and canvas.drop_box == refit.box.id
     # ... and painted as a drop target: the highlight's colour shows inside the NRV box
     from PySide6.QtGui import QColor

@@ -21,6 +21,7 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import Qt  # noqa: E402
 
 from app import geometry as geo  # noqa: E402
+from tests.app_kit import game_window  # noqa: E402
 
 pytestmark = pytest.mark.gui
 
@@ -30,14 +31,7 @@ PZ, KDG = "GE-5Pz", "UK-KDG"
 
 @pytest.fixture
 def win(qtbot, dirs):
-    from app.mainwindow import MainWindow
-
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    w.ctl.new_game(dirs / "battle.dfd", FIXTURE, seed=3)
-    return w
+    return game_window(qtbot, dirs / "battle.dfd", FIXTURE)
 
 
 def _centre(qtbot, w, label: str):

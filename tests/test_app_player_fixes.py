@@ -21,7 +21,7 @@ from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from app import geometry as geo  # noqa: E402
-from tests.app_kit import click_hex, pass_cover  # noqa: E402
+from tests.app_kit import click_hex, pass_cover, to_movement  # noqa: E402
 
 pytestmark = pytest.mark.gui
 
@@ -40,14 +40,6 @@ def win(qtbot, dirs):
     w.resize(LAPTOP, 740)
     w.show()
     return w
-
-
-def to_movement(qtbot, w) -> None:
-    pass_cover(qtbot, w)
-    assert w.ctl.pending().kind == "refit"
-    qtbot.mouseClick(next(b for b in w.prompt.buttons if "No (more) refits" in b.text()), Qt.LeftButton)
-    pass_cover(qtbot, w)
-    assert w.ctl.pending().kind == "movement"
 
 
 def min_width(w) -> int:

@@ -13,47 +13,16 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import Qt  # noqa: E402
 
-from app import geometry as geo  # noqa: E402
-from tests.app_kit import click_hex, pass_cover  # noqa: E402
+from tests.app_kit import (  # noqa: E402
+    click_hex, drag_over, drop, gt10_scenario, map_point, pass_cover, prompt_button, start_game,
+)
 
 pytestmark = pytest.mark.gui
 
 # the Axis Movement Phase of GT 10 (the optional desert raider rules are switched on by the test):
 # 300 Oasis in the Hon box, I/Sahara next to an Allied MSU
-RAIDERS = """
-id = "app-raiders"
-number = 96
-section = "test"
-title = "Test desert raider orders (GUI)"
-start_gt = 10
-start_phase = 6
-end_gt = 11
-initiative = "Axis"
-surprise = false
-maps = ["C"]
-
-[[setup]]
-unit = "AX-Base"
-at = "C0701"
-active = true
-primary = true
-
-[[setup]]
-unit = "GE-300Oasis"
-at = "box:Oasis:hon"
-
-[[setup]]
-unit = "IT-ISahara"
-at = "C0708"
-
-[[setup]]
-unit = "AL-MSU"
-at = "C0709"
-
-[[setup]]
-unit = "UK-KDG"
-at = "C0710"
-"""
+RAIDERS = gt10_scenario("app-raiders", 96, "Test desert raider orders (GUI)", [
+    ("GE-300Oasis", "box:Oasis:hon"), ("IT-ISahara", "C0708"), ("AL-MSU", "C0709"), ("UK-KDG", "C0710")])
 
 
 @pytest.fixture
@@ -80,12 +49,9 @@ def raider_game(qtbot, w, dirs, monkeypatch, on: bool = True) -> None:
         return st
 
     monkeypatch.setattr(core.game, "initial_state", with_raiders)
-    path = dirs / "raiders.toml"
-    path.write_text(RAIDERS)
-    w.ctl.new_game(dirs / "r.dfd", str(path), seed=3)
-    pass_cover(qtbot, w)
+    start_game(qtbot, w, dirs, "raiders", RAIDERS)
     if w.ctl.pending().kind == "refit":
-        qtbot.mouseClick(next(b for b in w.prompt.buttons if "No (more) refits" in b.text()), Qt.LeftButton)
+        qtbot.mouseClick(prompt_button(w, "No (more) refits"), Qt.LeftButton)
         pass_cover(qtbot, w)
     assert w.ctl.pending().kind == "movement"
 
@@ -262,74 +228,29 @@ def test_close_in_render_paints_only_the_view_and_names_are_prebuilt(qtbot, win,
 
 # ============================================================================ refit from the Refit Box by drag
 
-REFIT = """
-id = "app-refit"
-number = 95
-section = "test"
-title = "Test refit by drag (GUI)"
-start_gt = 10
-start_phase = 6
-end_gt = 11
-initiative = "Axis"
-surprise = false
-maps = ["C"]
-
-[[setup]]
-unit = "AX-Base"
-at = "C0701"
-active = true
-primary = true
-
-[[setup]]
-unit = "GE-RP"
-at = "C0701"
-count = 2
-
-[[setup]]
-unit = "GE-3Aufkl"
-at = "box:Refit:Axis"
-
-[[setup]]
-unit = "GE-5Pz"
-at = "C0702"
-
-[[setup]]
-unit = "UK-KDG"
-at = "C0710"
-"""
+REFIT = gt10_scenario("app-refit", 95, "Test refit by drag (GUI)", [
+    ("GE-RP", "C0701", 2), ("GE-3Aufkl", "box:Refit:Axis"), ("GE-5Pz", "C0702"), ("UK-KDG", "C0710")])
 
 
 def test_refit_from_the_refit_box_by_drag_onto_the_primary_base(qtbot, win, dirs, monkeypatch):
-    from PySide6.QtCore import QPointF
-    from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
-    from PySide6.QtWidgets import QApplication
-
     from app import refitdrag
     from app.offmap import unit_mime
 
     w = win
-    path = dirs / "refit.toml"
-    path.write_text(REFIT)
-    w.ctl.new_game(dirs / "f.dfd", str(path), seed=3)
-    pass_cover(qtbot, w)
+    start_game(qtbot, w, dirs, "refit", REFIT)
     d = w.ctl.pending()
     assert d.kind == "refit" and "refit_box" in d.free_kinds
     canvas = w.offmap.canvas
     assert canvas.draggable("GE-3Aufkl") and not canvas.draggable("GE-5Pz")
     # under the drag the primary base hex is shown as the destination
-    rec = geo.rec_of("C0705")
-    w.view.set_zoom(1.0)
-    w.view.centerOn(rec.x, rec.y)
-    pos = w.view.mapFromScene(rec.x, rec.y)
+    pos = map_point(w, "C0705")
     mime = unit_mime("GE-3Aufkl")
-    QApplication.sendEvent(w.view.viewport(), QDragEnterEvent(pos, Qt.MoveAction, mime, Qt.LeftButton, Qt.NoModifier))
-    QApplication.sendEvent(w.view.viewport(), QDragMoveEvent(pos, Qt.MoveAction, mime, Qt.LeftButton, Qt.NoModifier))
+    drag_over(w.view.viewport(), pos, mime)
     assert set(w.scene.drop.cells) == {"C0705", "C0701"}
     # the form: the RP in the primary base are suggested; cancelling sends nothing
     asked = []
     monkeypatch.setattr(refitdrag, "ask", lambda *a: asked.append(a) or None)
-    ev = QDropEvent(QPointF(pos), Qt.MoveAction, mime, Qt.LeftButton, Qt.NoModifier)
-    QApplication.sendEvent(w.view.viewport(), ev)
+    drop(w.view.viewport(), pos, mime)
     assert asked and asked[-1][3:] == ("GE-3Aufkl", "C0701", "C0705") and len(w.ctl.log()) == 0
     form = refitdrag.RefitForm(w, w.ctl.state(), "Axis", "GE-3Aufkl", "C0701", None)
     assert form.rps and all(cb.isChecked() for cb in form.rps.values())

@@ -15,21 +15,14 @@ from PySide6.QtCore import Qt  # noqa: E402
 
 from app import geometry as geo  # noqa: E402
 from core.decisions import Action  # noqa: E402
-from tests.app_kit import click_hex, pass_cover  # noqa: E402
+from tests.app_kit import click_hex, game_window, pass_cover  # noqa: E402
 
 pytestmark = pytest.mark.gui
 
 
 @pytest.fixture
 def win(qtbot, dirs):
-    from app.mainwindow import MainWindow
-
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    w.ctl.new_game(dirs / "game.dfd", "sonnenblume", seed=7)
-    return w
+    return game_window(qtbot, dirs / "game.dfd", "sonnenblume", seed=7)
 
 
 def place_all(qtbot, w) -> int:
