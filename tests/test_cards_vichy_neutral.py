@@ -149,3 +149,13 @@ def test_22_7_box_combat_attacker_retreat_is_a_decision_of_the_allied_player():
     vf_box = eng.state.units["VFA-Casablanca"].loc
     assert eng.state.units["US-2509"].loc in ("box:Orleansville", "box:Tlemcen")
     assert eng.state.units["US-2509"].loc != vf_box                        # not into the neutral VF
+
+
+def test_13_2_3_road_march_may_not_pass_next_to_neutral_vf():
+    from core.rules import movement
+    st = vf_state(phase=6)
+    gm = tec.map_for(st)
+    assert [u.id for u in movement.enemy_units_at_adjacent(st, Hex.parse(att_hex()), ALLIED, gm)] == \
+        ["VFA-Casablanca", "VFA-Meknes"]
+    assert [u.id for u in movement.enemy_units_at(st, Hex.parse(DEF), ALLIED)] == ["VFA-Casablanca", "VFA-Meknes"]
+    assert movement.enemy_units_at(st, Hex.parse(att_hex()), AXIS)             # unchanged for the Axis

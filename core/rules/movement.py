@@ -106,7 +106,8 @@ def _fna() -> Any:
 
 
 def enemy_units_at(state: GameState, h: Hex, side: str) -> list[UnitState]:
-    return [u for u in state.units_at(h.label) if u.side != side]
+    hostile = _fna().hostile        # neutral Vichy French are enemies of the Allies (R-VICHY-NEUTRAL)
+    return [u for u in state.units_at(h.label) if hostile(u, side)]
 
 
 def is_surprised(state: GameState, side: str) -> bool:
@@ -313,7 +314,7 @@ def enemy_units_at_adjacent(state: GameState, h: Hex, side: str, gm: tec.GroundM
     for n in tec.nbrs(h):
         if gm.side_terrain(h, n) & tec.HEXSIDE_BLOCK_ALL:
             continue
-        out.extend(u for u in state.units_at(n.label) if u.side != side and is_combat(u))
+        out.extend(u for u in state.units_at(n.label) if _fna().hostile(u, side) and is_combat(u))
     return out
 
 
