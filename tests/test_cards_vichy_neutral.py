@@ -159,3 +159,17 @@ def test_13_2_3_road_march_may_not_pass_next_to_neutral_vf():
         ["VFA-Casablanca", "VFA-Meknes"]
     assert [u.id for u in movement.enemy_units_at(st, Hex.parse(DEF), ALLIED)] == ["VFA-Casablanca", "VFA-Meknes"]
     assert movement.enemy_units_at(st, Hex.parse(att_hex()), AXIS)             # unchanged for the Axis
+
+
+def test_alc_21_i_4_retreat_result_of_an_allied_map_attack_is_moved_by_the_axis():
+    eng, _ = start(vf_state(), ScriptedDice([3], fallback=SeededDice()), proc="combat_phase", side=ALLIED)
+    eng.apply(Action(kind="declare", side=ALLIED, args={"attackers": ["US-1Arm", "US-1Inf", "US-3Inf"],
+                                                         "hexes": [DEF], "form": "regular"}))
+    eng.apply(Action(kind="done", side=ALLIED))                       # US column, 3: retreat
+    d = eng.pending()
+    assert d.kind == "vichy_retreat" and d.side == AXIS and "ALC-21 i 4" in d.rule
+    assert att_hex() not in {o.action.args["to"] for o in d.options}  # not into the Allied attackers' hex
+    while (d := eng.pending()) is not None and d.kind == "vichy_retreat":
+        eng.apply(d.options[0].action)
+    assert not eng.state.units_at(DEF) and all(eng.state.units[u].steps == 2 for u in ("VFA-Casablanca", "VFA-Meknes"))
+    assert {eng.state.units[u].loc for u in ("US-1Arm", "US-1Inf", "US-3Inf")} == {att_hex()}
