@@ -297,3 +297,19 @@ def test_22_1_allied_coastal_shipping_enters_and_leaves_the_nrv():
     naval.land_from_port_boxes(eng)
     assert eng.state.units["UK-2SG"].loc == TOBRUK and eng.state.units["UK-KDG"].loc == offmap.NRV
     assert eng.state.units["UK-KDG"].flags["landed"] == "10.15"
+
+
+def test_20_5_22_7_allied_cargo_does_not_land_beside_neutral_vichy_french_in_the_port():
+    """Neutral VF units holding a port are enemies of the Allies (fna.hostile, R-VICHY-NEUTRAL): the cargo waits in
+    the port boxes for an opposed landing (20.5) instead of landing and stacking with them."""
+    boxes = "box:PortBoxes:" + BENGHAZI
+    cargo = unit("US-1Inf", ALLIED, boxes, steps=2, flags={"port_box": {"how": "landing", "from": offmap.TORCH,
+                                                                         "tag": "10.6"}})
+    vf = unit("VFA-Alger", ALLIED, BENGHAZI, steps=2, flags={"vichy": "neutral"})
+    eng = axis_engine([cargo, vf], phase=6, step=3, first=ALLIED, control={BENGHAZI: ALLIED})
+    assert naval.enemy_in_port(eng, ALLIED, BENGHAZI)
+    naval.land_from_port_boxes(eng)
+    assert eng.state.units["US-1Inf"].loc == boxes
+    eng.state.units["VFA-Alger"].flags = {"vichy": "joined"}
+    naval.land_from_port_boxes(eng)
+    assert eng.state.units["US-1Inf"].loc == BENGHAZI

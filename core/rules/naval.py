@@ -279,8 +279,7 @@ def landing_ports(eng: Engine, uid: str, origin: str | None = None) -> dict[str,
         lab = h.label
         if not landing_area(origin, lab):
             continue
-        if victory_rules.controller(eng, lab) == ALLIED and not any(
-                v.side != ALLIED and v.loc == lab for v in eng.state.units.values()):
+        if victory_rules.controller(eng, lab) == ALLIED and not enemy_in_port(eng, ALLIED, lab):
             out[lab] = int(cap)
         elif real_cf:
             out[PORT_BOXES + lab] = int(cap)
@@ -455,7 +454,13 @@ def is_enemy_port(eng: Engine, side: str, port: str) -> bool:
 
 
 def enemy_in_port(eng: Engine, side: str, port: str) -> bool:
-    return any(v.side != side and v.loc == port and (c := all_counters().get(offmap.base_id(v.id)))
+    """Enemy combat or supply units hold ``port`` (20.5: the cargo waits in the port boxes and fights); neutral
+    Vichy French units are enemies of the Allies here too (``fna.hostile``, 22.7, R-VICHY-NEUTRAL), except in the
+    Casablanca and Oran boxes, where the landed units fight the VF inside the box (22.7, R-FNA-BOX-COMBAT)."""
+    from core.rules import fna
+
+    enemy = (lambda v: v.side != side) if offmap.is_fna_box(port) else (lambda v: fna.hostile(v, side))
+    return any(enemy(v) and v.loc == port and (c := all_counters().get(offmap.base_id(v.id)))
                and c.kind in ("combat", "supply") for v in eng.state.units.values())
 
 
