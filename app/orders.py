@@ -60,11 +60,21 @@ ORDERS = [
                                                        "in a coastal hex of its maps (20.4.2, 19.8)"),
     ("fleet_strike_box", "Fleet strike…", "20.4.2", "A fleet in the Coastal Missions Box strikes the Axis units in a "
                                                     "port's boxes (20.4.2, 19.9.1)"),
+    ("fna_move", "FNA road…", "22.7", "Move the checked units of this French North Africa box one leg of the primary "
+                                      "road (14 hexes) to the next box or Algiers (22.7)"),
+    ("fall_braun_drop", "Fall Braun airdrop…", "AXC-19 b", "Airdrop an airborne unit from the Fall Braun Box on a Map T "
+                                                           "hex with one ATP; morale check on landing (AXC-19 b, 15.5)"),
 ]
+
+#: Orders only one side ever gives (the engine would refuse the other): fleets are Commonwealth (20.4), the FNA
+#: road is Allied (Axis units may not enter the FNA boxes, 22.7), the Fall Braun drop is Axis (AXC-19 b).
+ORDER_SIDE = {"shore_bombard": "Allied", "fleet_strike_box": "Allied", "fna_move": "Allied",
+              "fall_braun_drop": "Axis"}
 
 NRV = "box:NRV"
 RAIDER_ORDERS = ("oasis_move", "raid")
 FLEET_ORDERS = ("shore_bombard", "fleet_strike_box")     # 20.4.2: need no selected stack
+NO_STACK_ORDERS = FLEET_ORDERS + ("fall_braun_drop",)     # the unit is picked in the form
 COASTAL_MISSIONS = "box:CoastalMissions"
 MISSIONS = [("Supply raid on an adjacent MSU or dump", "supply"),
             ("Airfield raid on an adjacent enemy airfield", "airfield"),
@@ -577,8 +587,9 @@ class MovementOrders(QFrame):
         raiders_on = _raiders_enabled(self.win.ctl.state())
         for kind, b in self.order_buttons.items():
             k = "move" if kind == "enter" else kind
-            offered = k in self.free and (raiders_on or kind not in RAIDER_ORDERS)
-            b.setEnabled(offered and (bool(self.where) or kind in FLEET_ORDERS))
+            offered = (k in self.free and (raiders_on or kind not in RAIDER_ORDERS)
+                       and ORDER_SIDE.get(kind, self.side) == self.side)
+            b.setEnabled(offered and (bool(self.where) or kind in NO_STACK_ORDERS))
             b.setVisible(offered)
         for cb in (self.road, self.forced, self.night, self.lift):
             cb.setEnabled("move" in self.free)
@@ -810,6 +821,27 @@ class MovementOrders(QFrame):
                 lambda v: {k: x for k, x in v.items() if x is not None}))
         if kind in FLEET_ORDERS:
             return self._open(self._fleet_form(kind, f"{title} ({rule})"))
+        if kind == "fna_move":
+            from core.rules import offmap
+
+            st = self.win.ctl.state()
+            legs = offmap.fna_road().get(where, {})
+            names = {loc: r.get("name", loc) for loc, r in offmap.fna_boxes().items()}
+            return self._open(OrderForm(self, kind, f"{title} ({rule})", [
+                Field("units", "Units:", "checks", [(unit_name(u, st), u, True) for u in units]),
+                Field("to", "To:", "combo", [(f"{names.get(n, n)} ({hexes} road hexes)", n)
+                                             for n, hexes in sorted(legs.items())])],
+                lambda v: {"units": v["units"], "to": v["to"]}))
+        if kind == "fall_braun_drop":
+            st = self.win.ctl.state()
+            try:
+                droppers = list(self.win.ctl.query("fall_braun_droppers"))
+            except Exception:  # noqa: BLE001 - no airdrop rules: an empty list
+                droppers = []
+            return self._open(OrderForm(self, kind, f"{title} ({rule})", [
+                Field("unit", "Airborne unit:", "combo", [(unit_name(u, st), u) for u in droppers if u in st.units]),
+                Field("to", "Drop hex (Map T):", "hexes", lo=1, hi=1)],
+                lambda v: {"unit": v["unit"], "to": (v["to"] or [""])[0]}))
         if kind == "enter":
             box = where
 

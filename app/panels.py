@@ -211,10 +211,8 @@ class PromptBar(QFrame):
         if on_map:
             hints.append(f"Click one of the {len(on_map)} highlighted hexes on the map.")
         if "move" in (d.free_kinds or ()) and not on_map:
-            others = [k for k in d.free_kinds if k != "move"]
             hints.append("Click one of your stacks, then a reachable hex to move it"
-                         + ("; the Movement orders panel has its other orders: " + ", ".join(k.replace("_", " ") for k in others)
-                            if others else "") + ".")
+                         + ("; the Movement orders panel has the other orders" if len(d.free_kinds) > 1 else "") + ".")
         elif d.free_kinds and not on_map:
             hints.append("Choose on the map: " + ", ".join(d.free_kinds) + ".")
         if map_hint:

@@ -1,0 +1,65 @@
+"""The Movement orders panel offers only the orders its player can give: the fleet missions and the FNA road
+are Allied (20.4, 22.7), the Fall Braun airdrop Axis (AXC-19 b); the FNA road form lists the legs of the road
+from the selected box (22.7) and the airdrop form takes the airborne unit and a Map T hex."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import Qt  # noqa: E402
+
+from tests.app_kit import click_hex, game_window, pass_cover, prompt_button, to_movement  # noqa: E402
+
+pytestmark = pytest.mark.gui
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_axis_movement_hides_the_allied_only_orders(qtbot, dirs):
+    w = game_window(qtbot, dirs / "battle.dfd", str(FIXTURES / "app_battle.toml"))
+    to_movement(qtbot, w)
+    assert w.ctl.pending().side == "Axis"
+    click_hex(qtbot, w, "C0702")
+    b = w.orders.order_buttons
+    assert b["interdict"].isVisible()                                  # both sides fly air missions (19.6)
+    for kind in ("shore_bombard", "fleet_strike_box", "fna_move"):
+        assert not b[kind].isVisible(), kind
+    assert "shore_bombard" in w.ctl.pending().free_kinds                # the engine's kinds are unchanged
+    hint = w.prompt.hint.text()
+    assert "the Movement orders panel has the other orders" in hint and "fleet_strike_box" not in hint
+
+
+def test_allied_movement_shows_the_fleet_orders_not_the_axis_airdrop(qtbot, dirs):
+    w = game_window(qtbot, dirs / "fleet.dfd", str(FIXTURES / "app_fleet.toml"))
+    pass_cover(qtbot, w)
+    while w.ctl.pending().kind != "movement":
+        d = w.ctl.pending()
+        label = {"port_strikes": "No port strike", "refit": "No (more) refits"}.get(d.kind)
+        assert label, d.kind
+        qtbot.mouseClick(prompt_button(w, label), Qt.LeftButton)
+        pass_cover(qtbot, w)
+    click_hex(qtbot, w, "W2232")
+    b = w.orders.order_buttons
+    assert b["shore_bombard"].isVisible() and b["fleet_strike_box"].isVisible()
+    assert not b["fall_braun_drop"].isVisible()
+
+
+def test_fna_road_form_lists_the_legs_of_the_selected_box(qtbot, dirs):
+    from core.rules import offmap
+
+    w = game_window(qtbot, dirs / "fleet2.dfd", str(FIXTURES / "app_fleet.toml"))
+    road = offmap.fna_road()
+    box = next(loc for loc in sorted(road) if loc.startswith("box:"))
+    w.orders.where = box
+    w.orders.side = "Allied"
+    form = w.orders.order("fna_move")
+    combo = form.widgets["to"]
+    got = sorted(combo.itemData(i) for i in range(combo.count()))
+    assert got == sorted(road[box])
