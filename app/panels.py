@@ -455,6 +455,8 @@ class LogPanel(QWidget):
         self.jump.clear()
         for h in headings:
             self.jump.addItem(h.text, h.index)
+        if headings:
+            self.jump.setCurrentIndex(len(headings) - 1)       # the GT being played, not the first one
         self.total = len(log)
         self._syncing = True
         self.slider.setRange(0, self.total)

@@ -194,6 +194,8 @@ def test_must_show_play_a_battle_through_the_gui(qtbot, win, dirs):
     assert w2.open_path(path)
     assert w2.ctl.hash() == h and len(w2.ctl.log()) == n
     assert w2.ctl.state().units[PZ].loc == "C0706"
+    jump = w2.logpanel.jump
+    assert jump.count() > 1 and jump.currentIndex() == jump.count() - 1     # the jump list shows the latest heading
 
     # ---- replay backwards: through the combat to the position before the move
     w2.logpanel.btn_replay.click()
