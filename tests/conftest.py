@@ -38,3 +38,14 @@ def walk_engine(walk_scenario):
         return Engine(initial_state(walk_scenario, seed), dice)
 
     return make
+
+
+@pytest.fixture
+def gm():
+    """An all-clear synthetic ground map (13.3 costs without terrain) in use for the test, then the real map again."""
+    from core.rules import tec
+
+    m = tec.GroundMap(default="clear")
+    tec.use_map(m)
+    yield m
+    tec.use_map(None)

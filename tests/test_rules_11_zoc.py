@@ -10,14 +10,6 @@ from core.rules import tec, zoc
 from tests.ground_helpers import engine_at_movement, unit
 
 
-@pytest.fixture
-def gm():
-    m = tec.GroundMap(default="clear")
-    tec.use_map(m)
-    yield m
-    tec.use_map(None)
-
-
 def test_11_1_who_exerts(gm):
     assert zoc.exerts_zoc(unit("UK-KDG", ALLIED, "C0603"))
     for kw in ({"disrupted": True}, {"ogs": True}, {"reserve": True}):

@@ -17,14 +17,6 @@ from core.rules.status import hex_of
 from tests.ground_helpers import engine_at_movement, unit
 
 
-@pytest.fixture
-def gm():
-    m = tec.GroundMap(default="clear")
-    tec.use_map(m)
-    yield m
-    tec.use_map(None)
-
-
 def mv(eng, units, path, **kw):
     return eng.apply(Action(kind="move", side=AXIS, args={"units": units, "path": path, **kw}))
 

@@ -3,20 +3,11 @@
 
 from __future__ import annotations
 
-import pytest
 
 from core.decisions import ALLIED, AXIS, Action
 from core.engine import PROCEDURES
 from core.rules import tec
 from tests.ground_helpers import engine_at_movement, unit
-
-
-@pytest.fixture
-def gm():
-    m = tec.GroundMap(default="clear")
-    tec.use_map(m)
-    yield m
-    tec.use_map(None)
 
 
 def test_13_1_route_is_cheapest_and_accepted_by_move(gm):

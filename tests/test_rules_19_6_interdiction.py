@@ -19,14 +19,6 @@ from tests.ground_helpers import engine_at_movement, unit
 NA = air.box(AXIS, "NorthAfrica")
 
 
-@pytest.fixture
-def gm():
-    m = tec.GroundMap(default="clear")
-    tec.use_map(m)
-    yield m
-    tec.use_map(None)
-
-
 def setup(**kw):
     """Axis 1st player in its Movement Phase (VI); FF Afrika (GS 1) in the North Africa Box; an Axis base on
     Map C puts Map C in its area of operations (19.1.1); 7 RTR is the Allied unit that will move."""

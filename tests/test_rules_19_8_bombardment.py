@@ -13,20 +13,12 @@ from core.decisions import ALLIED, AXIS, Action, IllegalAction
 from core.dice import ScriptedDice
 from core.engine import Engine
 from core.hexgrid import Hex
-from core.rules import air, air_missions, combat, strikes, supply, tec
+from core.rules import air, air_missions, combat, strikes, supply
 from core.rules.status import movement_allowance
 from tests.ground_helpers import engine_at_movement, unit
 
 NA = air.box(AXIS, "NorthAfrica")
 FIELD = "C2326"          # an airfield (Y) near the Allied base at C2331
-
-
-@pytest.fixture
-def gm():
-    m = tec.GroundMap(default="clear")
-    tec.use_map(m)
-    yield m
-    tec.use_map(None)
 
 
 def setup(dice=None, **kw):
