@@ -30,7 +30,7 @@ from app.mapview import MapScene, MapView, Minimap
 from app.offmap import OffMapDisplay
 from app import refitdrag
 from app.orders import MovementOrders
-from app.panels import LogPanel, PhaseBar, PromptBar, StackInspector
+from app.panels import LogPanel, PhaseBar, PromptBar, StackInspector, stays_a_button
 from app.settings import Settings, data_dir
 from core import sequence
 from core.decisions import ALLIED, AXIS, Action, Decision, Option
@@ -814,6 +814,8 @@ class MainWindow(QMainWindow):
                                                for u in o.action.args.get("attackers", []) if u in st.units)]
             declares = mine or declares
         for o in d.options:
+            if stays_a_button(o, d):
+                continue
             lab = map_hex(o)
             if lab is None and o in declares:
                 lab = o.action.args["hexes"][0]

@@ -114,6 +114,13 @@ class SideBadge(QLabel):
         self.setStyleSheet(f"background:{bg}; color:{fg};")
 
 
+def stays_a_button(o, d: Decision) -> bool:
+    """In a decision where a map click moves a stack ("move" is a free kind, 13.0), an option of another kind
+    (a sampled air or fleet mission, 19.6, 20.4.2) is a button, never a highlighted map target: clicking a hex
+    there selects or moves a stack."""
+    return "move" in (d.free_kinds or ()) and o.action.kind != "move"
+
+
 class PromptBar(QFrame):
     """What the active side must do, the rule, the legal options as buttons and the refusal line."""
 
@@ -182,8 +189,8 @@ class PromptBar(QFrame):
         self._rule = d.rule
         self.rule.setText(f"Rule {d.rule}")
         opts = list(d.options)
-        on_map = [o for o in opts if "hex" in o.action.args]
-        buttons = [o for o in opts if "hex" not in o.action.args]
+        on_map = [o for o in opts if "hex" in o.action.args and not stays_a_button(o, d)]
+        buttons = [o for o in opts if o not in on_map]
         for i, o in enumerate(buttons[: self.MAX_BUTTONS]):
             b = QPushButton(o.label)
             b.setToolTip((o.hint + "\n" if o.hint else "") + f"{o.action.side}: {o.action.kind} ({d.rule})"

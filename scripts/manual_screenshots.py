@@ -224,8 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     expect_hint(win, "Choose on the map: refit_hex, refit_box")
     choose(win, "No (more) refits")
     expect(ctl, "Move ground units (13.0); overruns, supply and construction actions")
-    expect_hint(win, "Click one of your stacks, then a reachable hex to move it; the Movement orders panel has its "
-                     "other orders: create base, emergency supply, destroy supply")
+    expect_hint(win, "Click one of your stacks, then a reachable hex to move it; the Movement orders panel has the "
+                     "other orders.")
     # ---- select the Axis stack, hover the target: reachable hexes with MP and the route
     win.hex_clicked(AXIS_STACK, Qt.LeftButton)
     win._hovered(TARGET)
