@@ -575,9 +575,10 @@ def test_axc_19_fall_braun_crete_moves_roll():
     eng = make("run-for-tunis", dice=ScriptedDice([6, 6]))
     end = eng.state.end_gt
     eng.state.vars["es_policy"] = "normal"
-    assert not events.fall_braun_crete_move(eng, "GE-Sdvh287") or True
-    assert events.fall_braun_crete_move(eng, "GE-Sdvh288")          # 6 + 1 >= 7
-    assert eng.state.end_gt >= end + 1
+    assert events.fall_braun_crete_move(eng, "GE-Sdvh287") is False   # 6 + 0 = 6: short of 7
+    assert eng.state.end_gt == end
+    assert events.fall_braun_crete_move(eng, "GE-Sdvh288") is True    # 6 + 1 = 7: the limit lengthens the game
+    assert eng.state.end_gt == end + 1
 
 
 def test_axc_20_fall_braun_arrivals_go_to_sicily_after_torch():

@@ -34,6 +34,19 @@ def test_8_2_disrupted_ma_halved_round_up_and_morale_plus_one():
     assert status.movement_allowance(u) == 11 and status.morale(u) == 4
 
 
+@pytest.mark.parametrize("uid,ogs,disrupted,ma", [
+    ("UK-69", True, False, 7),     # 13.2.2: OGS non-motorised: 14 halved = 7, an odd MA
+    ("UK-69", True, True, 4),      # 8.2 e): 7 halved = 3.5, rounded UP to 4 (round down would give 3)
+    ("UK-KDG", True, False, 7),    # 13.2.1/13.2.2: OGS motorised: RMA = 28/4 = 7, an odd MA
+    ("UK-KDG", True, True, 4),     # 8.2 e): 7 halved rounds up to 4
+    ("UK-KDG", False, True, 14),   # 28 halved: no fraction
+])
+def test_8_2_e_disrupted_odd_ma_halves_rounding_up(uid, ogs, disrupted, ma):
+    u = unit(uid, ALLIED, "C0701", ogs=ogs, disrupted=disrupted)
+    assert status.printed_ma(u) in (14, 28)
+    assert status.movement_allowance(u) == ma
+
+
 def test_8_2_1_disrupted_msu_ma_7():
     assert status.movement_allowance(unit("AX-MSU#1", AXIS, "C0701", disrupted=True)) == 7
 

@@ -31,6 +31,7 @@ from core.engine import CONTINUE, PROCEDURES, QUERIES, Engine, Procedure, on_ste
 from core.hexgrid import Hex, HexLabelError
 from core.rules import special_units as su
 from core.rules.special_units import CombatView, info, round_half_up
+from core.rules.status import morale_passes  # 8.1: the one definition of the morale check
 from core.state import Frame, GameState
 
 FORMS = ("regular", "overrun", "mobile", "deliberate", "exploitation", "amphibious")
@@ -291,11 +292,6 @@ def ghibli_hex(st: GameState, label: str) -> bool:
 
 
 # =========================================================================== pure: CRT reading
-
-
-def morale_passes(die: int, morale: int) -> bool:
-    """8.1: pass on a modified 6 or less; a natural 6 always fails."""
-    return die != 6 and die + morale <= 6
 
 
 def line_options(st: GameState, hexes: list[str], reductions: int = 0) -> list[tuple[int, str]]:
@@ -2173,6 +2169,6 @@ def outcome_summary(frame: Frame) -> dict[str, Any]:
 
 __all__ = [
     "ResolveCombat", "CombatPhase", "preview", "query_odds", "legal_loss_picks", "legal_retreat_steps",
-    "line_options", "loss_fraction", "morale_groups", "morale_passes", "check_declaration", "unmet_requirements",
+    "line_options", "loss_fraction", "morale_groups", "check_declaration", "unmet_requirements",
     "PROCEDURES",
 ]
