@@ -87,6 +87,10 @@ class MapData:
         """Every hex of the game (2.2), sorted, with its record (iterate it for the hexes)."""
         return {h: self._rec[h] for h in sorted(self._rec)}
 
+    def has(self, h: HexLike) -> bool:
+        """Whether ``h`` is a hex of the printed maps (2.2)."""
+        return _hex(h) in self._rec
+
     def hexsides(self) -> dict[str, dict]:
         """Every hexside with hexside terrain or crossed by a route: ``"A/B" -> {"terrain": [...]}``.
 

@@ -13,7 +13,7 @@ from core import charts
 from core.decisions import ALLIED, AXIS, Action, IllegalAction
 from core.dice import ScriptedDice
 from core.engine import Engine
-from core.rules import air, air_missions, tec
+from core.rules import air, air_missions, combat, tec
 from tests.ground_helpers import engine_at_movement, unit
 
 NA = air.box(AXIS, "NorthAfrica")
@@ -167,6 +167,8 @@ def test_19_6_needs_a_ground_support_rating_and_the_area_of_operations_19_1(gm):
 
 def test_19_6_ghibli_bans_interdiction_21_2_1(gm):
     eng = setup()
+    assert air.air_mission_allowed(eng, "C1012")              # a clear hex: Ghiblis affect desert and rough (21.2)
+    gm.set_hex("C1012", "desert")
     eng.state.gt = 12                                         # May 1941: Ghiblis possible
     eng.state.ghibli = True
     assert not air.air_mission_allowed(eng, "C1012")
@@ -174,7 +176,8 @@ def test_19_6_ghibli_bans_interdiction_21_2_1(gm):
         interdict(eng, "GE-FFAfrika", "C1012")
     assert exc.value.rule == "21.2.1"
     assert "interdiction" not in eng.state.vars
-    assert not any(o.action.kind == "interdict" for o in fork(eng).pending().options)
+    offered = [o.action.args["hex"] for o in fork(eng).pending().options if o.action.kind == "interdict"]
+    assert "C1012" not in offered and not any(combat.ghibli_hex(eng.state, h) for h in offered)
 
 
 def test_19_6_sampled_interdiction_options_are_accepted(gm):

@@ -129,6 +129,7 @@ def test_19_8_needs_a_bombardment_rating_non_based_and_the_area_of_operations_19
 
 
 def test_19_8_ghibli_bans_bombardment_21_2_1(gm):
+    gm.set_hex("C2331", "desert")                             # 21.2: Ghiblis affect desert and rough hexes
     eng = setup()
     eng.state.gt = 12
     eng.state.ghibli = True

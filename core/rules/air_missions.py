@@ -165,11 +165,12 @@ def airfield_owner(eng: Engine, label: str) -> str | None:
 
 
 def _is_airfield(label: str) -> bool:
-    try:
-        from core import mapdata
+    from core import mapdata
 
-        return bool(mapdata.load().airfield(Hex.parse(label)))
-    except Exception:  # noqa: BLE001 - no map data, or not a hex
+    md = mapdata.load()
+    try:
+        return md.has(label) and bool(md.airfield(label))
+    except HexLabelError:       # a box, not a hex
         return False
 
 
@@ -323,12 +324,9 @@ def bombard_targets(eng: Engine, side: str) -> list[str]:
     out = [u.id for u in sorted(st.units.values(), key=lambda x: x.id)
            if u.side == other(side) and supply_kind(u) in ("base", "dump", "msu") and hex_of(u) is not None
            and not u.captured and not u.disrupted]
-    try:
-        from core import mapdata
+    from core import mapdata
 
-        fields = [h.label for h in mapdata.load().airfields()]
-    except Exception:  # noqa: BLE001 - no map data
-        fields = []
+    fields = [h.label for h in mapdata.load().airfields()]
     out += [lab for lab in fields if not airfield_disrupted(eng, lab) and airfield_owner(eng, lab) == other(side)]
     return out
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from core.decisions import Action, IllegalAction, other
 from core.engine import Engine, at_phase_end, auto_step
-from core.hexgrid import Hex
+from core.hexgrid import Hex, HexLabelError
 from core.rules import supply, tec, zoc
 from core.rules.status import (
     MOVEMENT_PHASES, counter_of, has_real_cf, hex_of, phasing, printed_ma, supply_kind,
@@ -156,7 +156,7 @@ def _hexes_arg(a: dict, rule: str) -> list[Hex]:
         raise IllegalAction("construction advances one or two hexes per Movement Phase", rule)
     try:
         return [Hex.parse(str(x)) for x in raw]
-    except Exception as exc:                                   # HexLabelError
+    except HexLabelError as exc:
         raise IllegalAction(str(exc), rule) from None
 
 

@@ -44,6 +44,7 @@ from __future__ import annotations
 from core.counters import all_counters
 from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option, done_step, item_decision
 from core.engine import QUERIES, Engine, OneByOne, Procedure, auto_step, before_step, on_step, procedure
+from core.hexgrid import Hex, HexLabelError
 from core.state import Frame, UnitState
 from core.rules import offmap
 
@@ -143,13 +144,22 @@ def lane_of(origin: str, dest: str) -> str:
     return "AlliedMed"
 
 
+def _is_hex(label: str) -> bool:
+    """Whether ``label`` names a hex (not a box such as the NRV Box)."""
+    try:
+        Hex.parse(label)
+    except HexLabelError:
+        return False
+    return True
+
+
 def _port_cap(label: str) -> int:
     from core.rules import tec
-    from core.hexgrid import Hex
     try:
-        return int(tec.current_map().ports.get(Hex.parse(label), 0))
-    except Exception:  # noqa: BLE001
+        h = Hex.parse(label)
+    except HexLabelError:       # a box, not a hex: no port of the map
         return 0
+    return int(tec.current_map().ports.get(h, 0))
 
 
 # --------------------------------------------------------------------------- 20.1 port boxes
@@ -164,12 +174,9 @@ def port_boxes(eng: Engine, port: str) -> tuple[int, int]:
     if port in offmap.fna_box_ports():
         return offmap.fna_box_ports()[port], 0   # 22.7: Casablanca and Oran, three standard boxes
     total = _port_cap(port)
-    try:
-        from core import mapdata
-        from core.hexgrid import Hex
-        p = mapdata.load().port(Hex.parse(port))
-    except Exception:  # noqa: BLE001 - not a hex of the map
-        p = None
+    from core import mapdata
+    md = mapdata.load()
+    p = md.port(port) if _is_hex(port) and md.has(port) else None     # a test map's port: not on the printed maps
     if p is not None and p.standard + p.limited == total:
         return p.standard, p.limited
     return total, 0
@@ -408,10 +415,7 @@ def place_name(dest: str) -> str:
     if port == offmap.NRV:
         name = "the NRV"
     else:
-        try:
-            n = tec.current_map().names.get(Hex.parse(port))
-        except Exception:  # noqa: BLE001
-            n = None
+        n = tec.current_map().names.get(Hex.parse(port)) if _is_hex(port) else None
         name = f"{n} ({port})" if n else port
     return f"the port boxes of {name}" if dest.startswith(PORT_BOXES) else name
 

@@ -196,8 +196,8 @@ def _scenario_raw(eng: Engine) -> dict:
         if sc.id == eng.state.scenario:
             try:
                 return tomllib.loads(Path(sc.path).read_text(encoding="utf-8"))
-            except Exception:  # noqa: BLE001
-                return {}
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:   # never "no reinforcements"
+                raise ValueError(f"{sc.path}: the reinforcements could not be read ({type(exc).__name__}: {exc})") from exc
     return {}
 
 

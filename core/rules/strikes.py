@@ -98,19 +98,13 @@ def _airfield_friendly(eng: Engine, label: str, side: str) -> bool:
 
 def cyrenaica_airfields(eng: Engine, side: str) -> int:
     """19.1.3: how many of C2308, C2309, C2821 are friendly to ``side`` and not disrupted."""
-    try:
-        labels = [h.label for h in _md().naval_airfields()] or ["C2308", "C2309", "C2821"]
-    except Exception:  # noqa: BLE001 - no map data
-        labels = ["C2308", "C2309", "C2821"]
+    labels = [h.label for h in _md().naval_airfields()]
     return sum(1 for lab in labels if _airfield_friendly(eng, lab, side))
 
 
 def map_t_airfields(eng: Engine, side: str) -> int:
     """20.2.2 / 19.9.1: airfields on Map T friendly to ``side``."""
-    try:
-        labels = [h.label for h in _md().airfields() if h.label.startswith("T")]
-    except Exception:  # noqa: BLE001
-        labels = []
+    labels = [h.label for h in _md().airfields() if h.label.startswith("T")]
     return sum(1 for lab in labels if _airfield_friendly(eng, lab, side))
 
 

@@ -98,13 +98,10 @@ def _sources(state: GameState, side: str, *, loc: bool) -> list[tuple[Hex, int, 
             pass
         if not loc:
             # 22.1 a), b): the Egyptian railroad; a LOS by rail arrives with 3 MP spent (G-NRV-RAIL)
-            try:
-                from core.rules import transport
+            from core.rules import transport
 
-                for lab in transport.egyptian_rail_active(state):
-                    out.append((Hex.parse(lab), BASE_LOS - transport.RAIL_COST, "NRV rail (22.1)"))
-            except Exception:   # pragma: no cover - map data without the railroad
-                pass
+            for lab in transport.egyptian_rail_active(state):
+                out.append((Hex.parse(lab), BASE_LOS - transport.RAIL_COST, "NRV rail (22.1)"))
     if loc:
         gm = tec.current_map()
         for h in sorted(gm.ports):

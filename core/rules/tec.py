@@ -12,7 +12,6 @@ of 1/4 MP (WE-21) and track halving (13.3) stay exact integers.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Iterable
@@ -376,28 +375,32 @@ def map_for(state: Any) -> GroundMap:
     return gm
 
 
+class MapLoadError(RuntimeError):
+    """The printed map (resources/maps/map.json through ``core.mapdata``) or its Terrain Effects Chart
+    could not be read: the game cannot be played on a guessed map, so this is raised, never replaced."""
+
+
 @cache
 def real_map() -> GroundMap:
-    """``core.mapdata`` adapted to a :class:`GroundMap`; an all-desert grid until it exists.
+    """``core.mapdata`` adapted to a :class:`GroundMap`, every step cost from ``core.terrain``'s TEC.
 
-    The fallback (every on-grid hex desert, no roads) keeps the rules working
-    while the map data lands; it is reported in docs/rulings.d/ground.md.
+    A map or chart that fails to load raises :class:`MapLoadError` naming the file and the reason: an
+    all-desert substitute would be a different game (fail loudly, docs/architecture.md).
     """
+    from core import mapdata, terrain
+
     try:
-        mod = importlib.import_module("core.mapdata")
-    except ImportError:
-        return GroundMap(source="fallback: core.mapdata missing, all hexes desert")
+        gm = _adapt(mapdata)
+    except Exception as exc:  # noqa: BLE001 - re-raised with the file named
+        raise MapLoadError(f"resources/maps/map.json: the map could not be read ({type(exc).__name__}: {exc})") from exc
     try:
-        gm = _adapt(mod)
-        try:
-            gm.external = importlib.import_module("core.terrain")
-            gm.external.tec()
-            gm.source += " + core.terrain (TEC)"
-        except Exception:
-            gm.external = None
-        return gm
-    except Exception as exc:  # pragma: no cover - depends on the other engineer's data
-        return GroundMap(source=f"fallback: core.mapdata unreadable ({exc})")
+        terrain.tec()
+    except Exception as exc:  # noqa: BLE001 - re-raised with the file named
+        raise MapLoadError(f"resources/charts/tec.toml: the Terrain Effects Chart could not be read "
+                           f"({type(exc).__name__}: {exc})") from exc
+    gm.external = terrain
+    gm.source += " + core.terrain (TEC)"
+    return gm
 
 
 _HEX_ALIASES = {"salt_marsh": "marsh", "salt marsh": "marsh", "sand sea": "sand_sea", "sandsea": "sand_sea",

@@ -71,10 +71,12 @@ for _sid, _r in (("tunisian-campaign", "31.3"), ("rommels-war", "32.3"), ("north
 
 @cache
 def _scenario_victory(path: str) -> tuple:
+    """The scenario file's ``victory`` entries.  A file that cannot be read or parsed raises naming the file
+    and the reason: an unreadable file must never mean "no victory conditions" (fail loudly)."""
     try:
         raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except Exception:  # noqa: BLE001
-        return ()
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"{path}: the victory conditions could not be read ({type(exc).__name__}: {exc})") from exc
     return tuple(raw.get("victory", []) or ())
 
 
