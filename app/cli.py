@@ -121,6 +121,17 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return 0 if not bad else 1
 
 
+def _cmd_ledger(args: argparse.Namespace) -> int:
+    from core import ledger
+
+    doc = ledger.build(args.file)
+    if args.json:
+        print(json.dumps(doc, indent=1, sort_keys=True))
+        return 0
+    print(ledger.text(doc))
+    return 0
+
+
 def _cmd_hex(args: argparse.Namespace) -> int:
     from core.hexgrid import Hex, HexLabelError
 
@@ -232,6 +243,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("validate", help="check every data file (map, counters, charts, cards, scenarios)")
     s.set_defaults(fn=_cmd_validate)
+
+    s = sub.add_parser("ledger", help="per GT: arrivals, withdrawals, support, eliminations, counters held back")
+    s.add_argument("file", type=Path)
+    s.add_argument("--json", action="store_true", help="print one JSON document")
+    s.set_defaults(fn=_cmd_ledger)
 
     s = sub.add_parser("hex", help="everything about a hex, e.g. dfd hex C2331")
     s.add_argument("label")

@@ -87,6 +87,7 @@ class Arrival(_S, kw_only=True):
     gt: int = 0
     t: int = -1                         # T+n (n >= 0); -1 when a fixed GT is given
     each_gt: bool = False
+    from_gt: int = 0                    # each_gt items: paid from this GT (or the GT of play if later)
     where: str = "box:Available"
     depleted: list[str] = []
     training_box: int = 0               # 8.5.1: arrive in this Training Track box
@@ -329,11 +330,11 @@ def arrival_gt(item: Arrival, played_gt: int) -> int | None:
 def reinforcements_due(c: Card, played_gt: int, gt: int) -> list[Arrival]:
     """Reinforcements of ``c`` (played on ``played_gt``) that arrive on ``gt`` (5.0(a), 7.1).
 
-    Every-GT items (monthly support) are due on every GT from the GT of play."""
+    Every-GT items (monthly support) are due on every GT from the GT of play (or their ``from_gt``)."""
     out = []
     for a in c.reinforcements:
         if a.each_gt:
-            if gt >= played_gt:
+            if gt >= max(played_gt, a.from_gt):
                 out.append(a)
         elif arrival_gt(a, played_gt) == gt:
             out.append(a)

@@ -82,6 +82,7 @@ class CardUse(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     from_gt: int | None = None      # available/active only from this GT
     reinforcements: str = "all"     # all | none | only
     gts: list[int] = []             # with reinforcements = "only": the card GTs used
+    support: bool | None = None     # the card's each-GT support: None = paid unless reinforcements are restricted
     arrival_delay: int = 0          # card reinforcements arrive this many GTs late (27.2 ALC-6)
     end_changes: bool = True        # False: ignore the card's ES +/- shifts (24.0 d)
     note: str = ""

@@ -344,17 +344,33 @@ card("ALC-8", "MEC Reinforcements (Jan-Apr 1941)", "reinforcement", discard_afte
 card("ALC-9", "MEC Reinforcements (May-Nov 1941)", "reinforcement", discard_after=18, each_gt=_reinf_each_gt("ALC-9"))
 
 
-def _monthly(cid: str) -> Callable[[Engine, dict], None]:
-    def fn(eng: Engine, c: dict) -> None:
-        if eng.state.vars.get("card_reinf_ignored", {}).get(cid) == "all":
-            return
-        items = card_items(eng, cid, "each")
-        make_available(eng, cid, items, eng.state.gt, CARDS[cid].cite + " (each GT)")
-    return fn
+def support_source(cid: str) -> str:
+    """The rule a card's each-GT support arrives by (the ledger's ``source``)."""
+    return CARDS[cid].cite + " (each GT)"
 
 
-card("ALC-10", "MEC Monthly Support", "monthly", each_gt=_monthly("ALC-10"))
-card("AXC-3", "Monthly Support", "monthly", each_gt=_monthly("AXC-3"))
+def pay_support(eng: Engine, cid: str, c: dict) -> None:
+    """5.0 Monthly Support / 23.1 ALC-10 Important / 23.2 AXC-3 Important: the items a card in play lists for
+    *each GT* are available every GT, cumulative with the Monthly Support card's.  A scenario that restricts the
+    card's reinforcements (``reinforcements = "none"`` / ``"only"``) also sets its support aside unless its card
+    line says ``support = true`` (26.1/26.2: cards "only listed to note the level of support given as monthly
+    support"; R-SC-SUPPORT)."""
+    if cid in eng.state.vars.get("card_support_off", []):
+        return
+    from core import cards as _cards
+    rec = card_data(cid)
+    if rec is None:
+        return
+    gt = eng.state.gt
+    played_gt = int(c.get("played_gt", gt) if c.get("played_gt") is not None else gt)
+    items = [{"unit": unit, "count": 1, "to": a.where if a.where != "box:Available" else "", "depleted": False}
+             for a in _cards.reinforcements_due(rec, played_gt, gt) if a.each_gt for unit in a.units]
+    if items:
+        make_available(eng, cid, items, gt, support_source(cid))
+
+
+card("ALC-10", "MEC Monthly Support", "monthly")
+card("AXC-3", "Monthly Support", "monthly")
 
 
 def _appeal_play(eng: Engine, c: dict, args: dict) -> None:
@@ -1277,9 +1293,19 @@ def _inherit_cards(eng: Engine, sc: Any, statuses: dict[str, str], policy: str) 
                 continue
             if inc.start_gt > sc.start_gt:
                 statuses[use.card] = "deck"   # its scenario starts later: the campaign reaches it by its triggers
+    not_used = {u.card for u in sc.cards if u.status == "not_used"}
+    # a card in play is followed by the card its discard puts in play (AXC-10 -> AXC-11 -> AXC-12, ALC-8 -> ALC-9,
+    # ALC-14 -> ALC-15, AXC-6 -> AXC-7), unless the scenario lists it only for its support level (26.1, 26.2)
+    support_only = {u.card for u in sc.cards if u.reinforcements == "none"}
+    chain = [c for c, s in statuses.items() if s not in ("absent",) and c not in support_only]
+    while chain:
+        cid = chain.pop()
+        for nxt in CARDS[cid].then:
+            if nxt not in statuses and nxt not in not_used and nxt in CARDS:
+                statuses[nxt] = "deck"
+                chain.append(nxt)
     if policy != "normal":
         return
-    not_used = {u.card for u in sc.cards if u.status == "not_used"}
     changed = True
     while changed:
         changed = False
@@ -1325,6 +1351,8 @@ def ensure_cards(eng: Engine) -> None:
     _inherit_cards(eng, sc, statuses, policy)
     reinf_only: dict[str, list[int]] = {}
     ignored: dict[str, str] = {}
+    support_off: list[str] = []
+    support_level: list[str] = []
     delays: dict[str, int] = {}
     for use in uses:
         cid = use.card
@@ -1348,6 +1376,10 @@ def ensure_cards(eng: Engine) -> None:
             reinf_only[cid] = list(use.gts)
         elif use.reinforcements == "none":
             ignored[cid] = "all"
+        if not (use.support if use.support is not None else use.reinforcements == "all"):
+            support_off.append(cid)   # R-SC-SUPPORT
+        elif use.support and use.reinforcements == "none":
+            support_level.append(cid)   # "only listed to note the level of support" (26.1, 26.2)
         if use.arrival_delay:
             delays[cid] = use.arrival_delay
         if not use.end_changes:
@@ -1359,6 +1391,10 @@ def ensure_cards(eng: Engine) -> None:
                 st.cards[cid].update(activated_gt=st.gt - 1, played_gt=st.gt - 1, from_start=True, plays=1)
     st.vars["card_reinf_only"] = reinf_only
     st.vars["card_reinf_ignored"] = ignored
+    if support_off:
+        st.vars["card_support_off"] = sorted(support_off)
+    if support_level:
+        st.vars["card_support_level"] = sorted(support_level)
     if delays:
         st.vars["card_arrival_delay"] = delays
     if st.cards.get("ALC-19", {}).get("status") == "deck" and not any(
@@ -1425,9 +1461,14 @@ def events_auto(eng: Engine) -> None:
     for cid in sorted(st.cards, key=_order):
         c = st.cards[cid]
         rule = CARDS[cid]
-        if cid == "AXC-9" or c["status"] != "in_play" or rule.each_gt is None:
+        if c["status"] != "in_play":
+            if cid in st.vars.get("card_support_level", []):
+                pay_support(eng, cid, c)   # R-SC-SUPPORT: the scenario's support level, whatever the card's status
             continue
-        rule.each_gt(eng, c)
+        if cid != "AXC-9" and rule.each_gt is not None:
+            rule.each_gt(eng, c)
+        if not rule.repeatable:   # the Appeals pay their items once per play (_appeal_play)
+            pay_support(eng, cid, c)
     # 5.0 T+n arrivals are placed by reinforcements.py in Phase III
 
 

@@ -317,6 +317,7 @@ def materialize(eng: Engine) -> None:
         if int(i.get("from_gt", 0)) <= st.gt <= int(i.get("to_gt", 999)):
             st.vars.setdefault("reinf", []).append(i | {"gt": st.gt})
     keep = []
+    held: list[dict] = []
     for i in st.vars.get("reinf", []):
         if i["gt"] > st.gt:
             keep.append(i)
@@ -339,8 +340,33 @@ def materialize(eng: Engine) -> None:
                 keep.append({k: v for k, v in i.items() if k != "morale_check"} | {"gt": later, "depleted": True})
                 eng.say(f"{i['unit']} fails its morale check: depleted, arrives GT {later} ({i['rule']}; 8.1)")
                 continue
+        if mix_full(eng, i["unit"]):
+            keep.append(hold_back(eng, i, held))
+            continue
         _arrive(eng, i)
     st.vars["reinf"] = keep
+    if held or "mix_held" in st.vars:
+        st.vars["mix_held"] = {"gt": st.gt, "items": held}
+
+
+def mix_full(eng: Engine, unit: str) -> bool:
+    """2.4 Exception: every counter of the base / MSU / dump mix is in play."""
+    cid = resolve(unit) or unit
+    lim = offmap.mix_limit(cid)
+    return bool(lim) and offmap.mix_in_use(eng, cid) >= lim
+
+
+def hold_back(eng: Engine, item: dict, held: list[dict]) -> dict:
+    """R-CTR-MIX-HOLD: an arrival the counter mix (2.4) cannot provide now is not lost; it waits for the next
+    Reinforcement Phase in which a counter is free (the mix sizes are reconstructed, the arrivals are stated)."""
+    cid = resolve(item["unit"]) or item["unit"]
+    lim = offmap.mix_limit(cid)
+    why = f"all {lim} {cid} counters are in play (2.4; R-CTR-MIX-HOLD)"
+    since = int(item.get("held_from", eng.state.gt))
+    held.append({"what": item["unit"], "why": why, "rule": item.get("rule", ""), "side": item.get("side", ""),
+                 "since": since})
+    eng.say(f"{item['unit']} ({item.get('rule', '')}) is held back: {why}; it arrives when a counter is free")
+    return item | {"gt": eng.state.gt + 1, "held_from": since}
 
 
 def _arrive(eng: Engine, i: dict) -> None:

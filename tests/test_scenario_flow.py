@@ -1,0 +1,122 @@
+"""Issue 17: the campaign schedule of 24.0-33.0 — cards' each-GT support, the counter mix (2.4), the ledger.
+
+Every test plays a real scenario set-up through ``Engine.apply`` only (both sides pass) and reads the ledger
+(core.ledger) that ``dfd ledger`` prints.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from core import cards
+from core.rules import offmap, reinforcements
+from tests.ledger_kit import LedgerPlay, held, pass_only, support
+
+
+# --------------------------------------------------------------------------- 5.0 / 23.0: each-GT support
+
+
+@pytest.mark.parametrize("scenario,cid,gts", [
+    ("desert-war", "ALC-7", range(2, 8)),          # 28.2: in play from the start, discarded at the end of GT 7
+    ("desert-war", "ALC-8", range(8, 12)),         # put in play when ALC-7 is discarded
+    ("desert-war", "ALC-9", range(12, 19)),
+    ("desert-war", "ALC-10", range(2, 21)),
+    ("desert-fox", "ALC-14", range(11, 19)),       # 27.2: active; discarded at the end of GT 18
+    ("desert-fox", "ALC-15", range(19, 30)),       # put in play when ALC-14 is discarded
+    ("desert-war", "AXC-3", range(2, 21)),
+    ("desert-fox", "AXC-11", [11, 12, 14, 15, 16, 17, 18, 19, 20]),   # 27.1 GT-13: one GT later from GT 13
+    ("desert-fox", "AXC-12", range(21, 30)),
+    ("desert-fox", "AXC-6", [11, 12, 14, 15, 16, 17, 18, 19, 20]),
+    ("desert-fox", "AXC-7", range(21, 30)),
+    ("north-african-campaign", "AXC-19", range(12, 21)),
+])
+def test_5_0_each_gt_support_of_every_card_in_play_is_paid(scenario, cid, gts):
+    """5.0 Monthly Support / 23.0: the items a card in play lists for each GT arrive every GT it is in play (issue
+    17 item 1: only ALC-10 and AXC-3 paid before)."""
+    p = pass_only(scenario)
+    per_gt = sum(len(a.units) for a in cards.card(cid).reinforcements if a.each_gt)
+    src = f"23.{1 if cid.startswith('ALC') else 2} {cid} (each GT)"
+    for gt in gts:
+        assert support(p.turn(gt), src) == per_gt, (cid, gt, p.turn(gt)["support"])
+
+
+def test_23_2_axc3_support_is_cumulative_with_axc11_german_rp():
+    """23.2 AXC-3 Important: the MSU/RP of AXC-5, AXC-10 and AXC-19 are cumulative with AXC-3's; in Desert Fox
+    (GT 10-29) the Germans receive refit points each GT (17.2.1 needs them)."""
+    t = pass_only("desert-fox").turn(12)
+    assert support(t, "23.2 AXC-3", "dump") == 2 and support(t, "23.2 AXC-3", "RP") == 1
+    assert support(t, "23.2 AXC-11", "RP") == 1 and support(t, "23.2 AXC-11", "MSU") == 1
+    assert any(s["nationality"] == "GE" and s["kind"] == "RP" for s in t["support"])
+
+
+def test_23_1_alc14_support_from_gt_8_boundary():
+    """23.1 ALC-14 b): the 'Turn 8' items are in effect from GT 8 (or the GT of play if later): GT 7 pays
+    nothing, GT 8 pays."""
+    c = cards.card("ALC-14")
+    each = [a for a in c.reinforcements if a.each_gt]
+    assert not [a for a in cards.reinforcements_due(c, 5, 7) if a.each_gt]
+    assert [a for a in cards.reinforcements_due(c, 5, 8) if a.each_gt] == each
+    assert [a for a in cards.reinforcements_due(c, 12, 12) if a.each_gt] == each
+
+
+def test_26_1_sonnenblume_pays_the_support_level_without_the_cards_units():
+    """26.1: 'Do not use the reinforcements noted as arriving for AXC-6 and AXC-10, the cards are only listed to
+    note the level of support given as monthly support'; 26.2 the same for ALC-12 and ALC-14 (R-SC-SUPPORT)."""
+    p = pass_only("sonnenblume")
+    for gt in (11, 12, 13, 14):
+        t = p.turn(gt)
+        assert support(t, "23.2 AXC-6", "RP") == 1
+        assert support(t, "23.2 AXC-10", "RP") == 1      # still the support level after AXC-10's GT-10 discard
+        assert support(t, "23.1 ALC-14") == 2
+        srcs = {a["from"] for a in t["arrived"]}
+        assert not {s for s in srcs if s.startswith(("23.2 AXC-6", "23.2 AXC-10", "23.1 ALC-12", "23.1 ALC-14"))}
+
+
+def test_24_1_fox_killed_sets_aside_axc5_support():
+    """24.1: AXC-5 'Ignore the arrival GTs (after set up the card should be aside)'; the Axis support is 24.1's
+    'Each GT: 2 x Dump, 1 x Italian RP' only (AXC-3 is not used)."""
+    p = pass_only("fox-killed")
+    for gt in (5, 6, 7, 8):
+        t = p.turn(gt)
+        axis = [s for s in t["support"] if s["side"] == "Axis"]
+        assert {s["source"] for s in axis} == {"24.1"}
+        assert support(t, "24.1", "dump") == 2 and support(t, "24.1", "RP") == 1
+
+
+# --------------------------------------------------------------------------- 2.4: the counter mix never cancels
+
+
+def test_2_4_msu_mix_holds_back_and_never_cancels_a_stated_arrival():
+    """2.4 Exception / R-CTR-MIX-HOLD: 24.2 'Each GT: 4 x MSU' — when all 10 (reconstructed) MSU counters are in
+    play, the MSU is held back (the ledger says why) and stays due: nothing is lost."""
+    p = pass_only("fox-killed")
+    for gt in (5, 6, 7, 8):
+        assert support(p.turn(gt), "24.2", "MSU") == 4        # received + held back = the 4 the rules state
+    bite = next(t for t in p.doc()["turns"] if t["held_back"])
+    assert "2.4" in bite["held_back"][0]["why"]
+    in_play = sum(1 for u in p.state.units.values() if offmap.base_id(u.id) == "AL-MSU" and u.loc != offmap.REMOVED)
+    assert in_play == offmap.mix_limit("AL-MSU") == 10
+    waiting = [i for i in p.state.vars["reinf"] if i["unit"] == "AL-MSU"]
+    assert len(waiting) == sum(h["count"] for h in p.doc()["turns"][-1]["held_back"] if h["what"] == "AL-MSU")
+
+
+def test_2_4_mix_boundary_limit_and_limit_minus_one():
+    """2.4: with 10 MSU in play the next is held back; with 9 it arrives."""
+    p = LedgerPlay("desert-fox").until_gt(11)
+    eng = p.eng
+    msu = [u for u in eng.state.units.values() if offmap.base_id(u.id) == "AL-MSU" and u.loc != offmap.REMOVED]
+    assert len(msu) == 10 and reinforcements.mix_full(eng, "AL-MSU")
+    held_now: list[dict] = []
+    item = {"unit": "AL-MSU", "gt": eng.state.gt, "side": "Allied", "rule": "test"}
+    kept = reinforcements.hold_back(eng, item, held_now)
+    assert kept["gt"] == eng.state.gt + 1 and held_now[0]["since"] == eng.state.gt
+    offmap.remove_unit(eng, msu[0].id, "test", "one MSU leaves play")
+    assert not reinforcements.mix_full(eng, "AL-MSU")
+
+
+def test_ledger_held_back_shows_the_limit_biting_in_desert_fox():
+    """Issue 17 item 9: show the player when a limit bites (ledger and game log)."""
+    p = pass_only("desert-fox")
+    t = p.turn(11)
+    assert held(t, "23.1 ALC-10") >= 1
+    assert any("held back" in e and "2.4" in e for e in p.events())
