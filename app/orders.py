@@ -10,7 +10,7 @@ rule.  The panel holds:
 * **move options** — road march (13.2.3), forced march (13.2.4), night movement (11.5), truck lift (13.7)
   with pick-ups and drop-offs, and leaving the map at the end of the move (13.8); road march and night
   movement are passed to the engine's ``reachable``/``route`` queries for the preview;
-* **orders** — reserve (13.6), create a base (12.2.3), emergency supply (12.7), destroy supply (12.2.5),
+* **orders** — reserve (13.6), deliberate and mobile battle markers (14.9.1, 14.9.2), create a base (12.2.3), emergency supply (12.7), destroy supply (12.2.5),
   base transfer (12.2.3), forts (18.1), railroad and road construction (18.2, 18.3), rail movement (13.7),
   coastal shipping (20.3), air landing (13.7 e), entering the map from a box (13.8); with the optional desert
   raider rules (16.0) Oasis Track moves (16.2) and raider missions (16.4).  An order with
@@ -62,6 +62,9 @@ ORDERS = [
                                                     "port's boxes (20.4.2, 19.9.1)"),
     ("fna_move", "FNA road…", "22.7", "Move the checked units of this French North Africa box one leg of the primary "
                                       "road (14 hexes) to the next box or Algiers (22.7)"),
+    ("battle_marker", "Battle marker…", "14.9.1; 14.9.2", "Mark the checked units for a deliberate (14.9.1) or mobile "
+                                                          "(14.9.2) battle in the Combat Phase: each must have spent no "
+                                                          "more than its RMA, and moves no further this phase"),
     ("fall_braun_drop", "Fall Braun airdrop…", "AXC-19 b", "Airdrop an airborne unit from the Fall Braun Box on a Map T "
                                                            "hex with one ATP; morale check on landing (AXC-19 b, 15.5)"),
 ]
@@ -736,6 +739,13 @@ class MovementOrders(QFrame):
         if kind == "create_base":
             self.send("create_base", {"hex": where})
             return None
+        if kind == "battle_marker":
+            st = self.win.ctl.state()
+            return self._open(OrderForm(self, kind, f"{title} ({rule})", [
+                Field("units", "Units:", "checks", [(unit_name(u, st), u, True) for u in units if is_combat(u)]),
+                Field("form", "Form of combat:", "combo", [("Deliberate battle (14.9.1)", "deliberate"),
+                                                           ("Mobile battle (14.9.2)", "mobile")])],
+                lambda v: {"units": v["units"], "form": v["form"]}))
         if kind == "emergency_supply":
             return self._open(OrderForm(self, kind, f"{title} ({rule})", [
                 Field("unit", "Unit:", "combo", self._here(is_combat)),

@@ -71,3 +71,22 @@ def test_fna_road_form_lists_the_legs_of_the_selected_box(qtbot, dirs):
     combo = form.widgets["to"]
     got = sorted(combo.itemData(i) for i in range(combo.count()))
     assert got == sorted(road[box])
+
+
+def test_14_9_battle_marker_order_marks_the_checked_units_for_a_mobile_battle(qtbot, dirs):
+    """14.9.1 / 14.9.2: the Movement orders panel's battle marker form sends ``battle_marker`` for the checked
+    units and the chosen form; the engine marks them."""
+    from PySide6.QtWidgets import QComboBox
+
+    w = game_window(qtbot, dirs / "mark.dfd", str(FIXTURES / "app_battle.toml"))
+    to_movement(qtbot, w)
+    click_hex(qtbot, w, "C0702")
+    b = w.orders.order_buttons["battle_marker"]
+    assert b.isVisible() and b.isEnabled()
+    qtbot.mouseClick(b, Qt.LeftButton)
+    form = w.orders.form
+    combo = form.widgets["form"]
+    assert isinstance(combo, QComboBox)
+    combo.setCurrentIndex(combo.findData("mobile"))
+    qtbot.mouseClick(form.send, Qt.LeftButton)
+    assert w.ctl.state().units["GE-5Pz"].flags.get("battle") == "mobile"

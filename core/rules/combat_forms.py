@@ -1,7 +1,8 @@
 """14.9 Special combat forms and other combat situations.
 
-* deliberate battle (14.9.1) and mobile battle (14.9.2): who may declare them (:func:`check_form`);
-  their arithmetic (doubling, extra artillery) lives in ``special_units`` and ``combat``;
+* deliberate battle (14.9.1) and mobile battle (14.9.2): the battle marker placed in the Movement Phase on a
+  unit that spent no more than its RMA (``battle_marker``, :func:`battle_marker_refusal`), who may declare
+  them (:func:`check_form`); their arithmetic (doubling, extra artillery) lives in ``special_units`` and ``combat``;
 * exploitation (14.9.3): flagged in the combat outcome for the movement rules (RMA moves);
 * overrun combat (13.4.4): eligibility (:func:`overrun_refusal`); the combat itself is
   ``resolve_combat`` with ``form="overrun"``;
@@ -19,7 +20,8 @@ from typing import Any
 
 from core import charts
 from core.decisions import Action, Decision, IllegalAction, Option, other
-from core.engine import PROCEDURES, Engine, Procedure, procedure
+from core.engine import PROCEDURES, Engine, Procedure, at_phase_end, procedure
+from core.rules import movement, tec
 from core.rules import special_units as su
 from core.rules.special_units import info
 from core.state import Frame, GameState
@@ -56,6 +58,110 @@ def check_form(st: GameState, side: str, attackers: list[str], hexes: list[str],
         for u in attackers:
             if not su.is_mobile(st, u):
                 raise IllegalAction(f"{u} is not mobile: only mobile units attack in a mobile battle", "14.9.2")
+
+
+BATTLE_KIND = "battle_marker"
+FORM_RULE = {"deliberate": "14.9.1", "mobile": "14.9.2"}
+COMBAT_PHASES = (8, 11, 14, 17)          # 4.1 VIII, XI, XIV, XVII
+
+
+def battle_marker_refusal(eng: Engine, frame: Frame, side: str, uid: str, form: str) -> str | None:
+    """14.9.1 / 14.9.2: "Attacking units are limited to their RMA in the preceding Movement Phase. Mark them with
+    deliberate [mobile] battle markers when their movement is completed."  A combat unit of the phasing player on
+    the map that has spent no more than its RMA (13.2.1: a quarter of the printed MA for motorised units, one hex
+    for the others) this phase; a mobile battle marker only on a mobile unit
+    ("Only mobile units may attack", 15.6 HQ included); a deliberate one only on a unit in GenS (determined at
+    step 1, 12.5: "All attacking units must be in GenS")."""
+    from core.rules import status
+
+    st = eng.state
+    if form not in FORM_RULE:
+        return f"{form!r} is not a special form of combat with a marker (deliberate or mobile)"
+    u = st.units.get(uid)
+    if u is None or u.side != side:
+        return f"{uid} is not a {side} unit"
+    if status.hex_of(u) is None:
+        return f"{uid} is not on the map"
+    if not info(st, uid).is_combat:
+        return f"{uid} is not a combat unit: only combat units attack (14.0)"
+    if u.flags.get("battle"):
+        return f"{uid} already has a {u.flags['battle']} battle marker: its movement is completed"
+    spent = frame.data.get("moved", {}).get(uid, 0)
+    if status.is_motorized(u):
+        if spent > status.rma(u) * tec.EIGHTH:
+            return (f"{uid} has spent {tec.mp(spent):g} MP, more than its RMA ({status.rma(u)}): attackers in a "
+                    f"{form} battle are limited to their RMA")
+    elif spent and frame.data.get("hexes", {}).get(uid, 99) > 1:
+        # 13.2.1: the RMA of a non-motorised unit is one hex (a unit carried by truck, rail, sea or air has
+        # moved without a hex count, so beyond it)
+        return f"{uid} has moved more than one hex, its RMA (13.2.1): attackers in a {form} battle are limited to their RMA"
+    if form == "mobile" and not su.is_mobile(st, uid):
+        return f"{uid} is not mobile: only mobile units attack in a mobile battle"
+    if form == "deliberate" and (u.ogs or u.isolated):
+        return f"{uid} is not in GenS: all attacking units in a deliberate battle must be"
+    return None
+
+
+@movement.movement_action(BATTLE_KIND)
+def act_battle_marker(eng: Engine, frame: Frame, action: Action) -> None:
+    """4.1 VI.3: mark units with a deliberate or mobile battle marker (14.9.1, 14.9.2); their movement is
+    completed (the movement procedure refuses any further move of a marked unit)."""
+    side = frame.data.get("side", action.side)
+    form = str(action.args.get("form", ""))
+    units = [str(u) for u in action.args.get("units") or []]
+    if not units:
+        raise IllegalAction("name the units to mark", FORM_RULE.get(form, "14.9"))
+    for uid in units:
+        why = battle_marker_refusal(eng, frame, side, uid, form)
+        if why:
+            raise IllegalAction(why, FORM_RULE.get(form, "14.9"))
+    moved = frame.data.setdefault("moved", {})
+    for uid in units:
+        u = eng.state.units[uid]
+        u.flags = dict(u.flags) | {"battle": form}
+        moved[uid] = moved.get(uid, 0)                       # its movement is completed: no longer a free unit
+    eng.say(f"{', '.join(units)} receive {form} battle markers: their movement is completed ({FORM_RULE[form]})")
+
+
+@movement.movement_options
+def battle_marker_options(eng: Engine, frame: Frame, side: str, limit: int = 4) -> list[Option]:
+    """A few enumerable markers: units next to an enemy stack that may still be marked (any legal unit is accepted)."""
+    from core.rules import combat
+
+    st = eng.state
+    out: list[Option] = []
+    for u in sorted(st.units_of(side), key=lambda x: x.id):
+        if len(out) >= limit:
+            break
+        if u.flags.get("battle") or movement.hex_of(u) is None or not combat.enemy_hexes_adjacent(st, side, u.loc):
+            continue
+        for form in ("deliberate", "mobile"):
+            if battle_marker_refusal(eng, frame, side, u.id, form) is None:
+                out.append(Option(action=Action(kind=BATTLE_KIND, side=side, args={"units": [u.id], "form": form}),
+                                  label=f"{form.title()} battle marker on {info(st, u.id).name or u.id} "
+                                        f"({FORM_RULE[form]})",
+                                  hint="The unit moves no further this phase and may attack in a "
+                                       f"{form} battle in the Combat Phase"))
+    return out
+
+
+def battle_marked(st: GameState, ids: list[str]) -> str | None:
+    """14.9.1 / 14.9.2: a unit marked for a special form of combat has completed its movement."""
+    for uid in ids:
+        u = st.units.get(uid)
+        if u is not None and u.flags.get("battle"):
+            return uid
+    return None
+
+
+@at_phase_end
+def remove_battle_markers(eng: Engine, phase: int) -> None:
+    """The markers serve the Combat Phase that follows the Movement Phase that placed them (14.9.1, 14.9.2)."""
+    if phase not in COMBAT_PHASES:
+        return
+    for u in eng.state.units.values():
+        if "battle" in u.flags:
+            u.flags = {k: v for k, v in u.flags.items() if k != "battle"}
 
 
 # =========================================================================== 15.3 recon superiority

@@ -455,7 +455,8 @@ def _units_free(eng: Engine, frame: Frame, side: str) -> list[UnitState]:
     moved = frame.data.get("moved", {})
     return [u for u in sorted(eng.state.units_of(side), key=lambda x: x.id)
             if hex_of(u) is not None and u.id not in moved and movement_allowance(u) > 0 and not u.captured
-            and (is_combat(u) or supply_kind(u) == "msu") and not _fna().neutral_vf(u)]
+            and (is_combat(u) or supply_kind(u) == "msu") and not _fna().neutral_vf(u)
+            and not u.flags.get("battle")]                 # 14.9.1 / 14.9.2: its movement is completed
 
 
 def sample_moves(eng: Engine, frame: Frame, side: str, reaction: bool, limit: int = 12) -> list[Option]:
@@ -987,6 +988,22 @@ def seed_landed(eng: Engine, frame: Frame, side: str) -> None:
         frame.data.setdefault("continue", []).append(u.id)
 
 
+def _battle_marked_mover(eng: Engine, action: Action) -> str | None:
+    """14.9.1 / 14.9.2: a unit is marked "when [its] movement is completed", so a marked unit named by any
+    Movement-Phase order (``units``, ``unit`` or a truck-lift ``pickup``) may not move again."""
+    from core.rules import combat_forms
+
+    if action.kind == combat_forms.BATTLE_KIND:
+        return None                                    # the marker's own refusal names the marker already placed
+    a = action.args
+    ids = [x for x in (a.get("units") or []) if isinstance(x, str)] if isinstance(a.get("units"), list) else []
+    if isinstance(a.get("unit"), str):
+        ids.append(a["unit"])
+    if isinstance(a.get("pickup"), dict):
+        ids += [x for lst in a["pickup"].values() if isinstance(lst, list) for x in lst if isinstance(x, str)]
+    return combat_forms.battle_marked(eng.state, ids)
+
+
 @procedure("movement")
 class MovementProcedure(_MoveBase):
     """4.1 VI.3 (13.0): the phasing player moves stacks one at a time, then says done."""
@@ -1026,6 +1043,10 @@ class MovementProcedure(_MoveBase):
         if k == "done":
             frame.data["done"] = True
             return
+        marked = _battle_marked_mover(eng, action)
+        if marked:
+            raise IllegalAction(f"{marked} has a {eng.state.units[marked].flags['battle']} battle marker: its movement "
+                                "is completed", "14.9.1; 14.9.2")
         if k == "move":
             self.apply_move(eng, frame, action)
             return
