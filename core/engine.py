@@ -102,6 +102,9 @@ STEP_PROCEDURES: dict[str, str] = {}
 AUTO_STEPS: dict[str, list[Callable[["Engine"], None]]] = {}
 PHASE_END: list[Callable[["Engine", int], None]] = []
 GAME_START: list[Callable[["Engine"], None]] = []
+#: rules that hold after every action whatever procedure moved the units (e.g. 17.1: RP alone in a hex entered by
+#: the enemy are destroyed); each returns True when it changed the state
+AFTER_ACTION: list[Callable[["Engine"], bool]] = []
 QUERIES: dict[str, Callable[..., Any]] = {}
 
 
@@ -311,7 +314,10 @@ class Engine:
             else:
                 top = self.state.stack[-1]
                 PROCEDURES[top.proc].apply(self, top, action)
+                self._after_action()
                 self._settle()
+                if self._after_action():       # units placed by automatic steps: the decision is asked again
+                    self._settle()
         except BaseException:
             self.state = GameState.decode(before)
             self._pending = pending_before
@@ -326,6 +332,12 @@ class Engine:
         self.log.append(entry)
         self._rolls, self._events = [], []
         return entry
+
+    def _after_action(self) -> bool:
+        changed = False
+        for fn in AFTER_ACTION:
+            changed = bool(fn(self)) or changed
+        return changed
 
     def _settle_quietly(self) -> None:
         saved = self.state.dice_drawn

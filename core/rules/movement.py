@@ -39,7 +39,7 @@ from core.engine import PROCEDURES, QUERIES, Engine, Procedure, on_step, procedu
 from core.hexgrid import Hex, HexLabelError
 from core.rules import air, raiders, supply, tec, zoc
 from core.rules.status import (
-    counter_of, disrupt, has_real_cf, hex_of, is_combat, is_motorized, morale_check,
+    counter_of, disrupt, has_real_cf, hex_of, is_combat, is_motorized, is_rp, morale_check,
     movement_allowance, printed_ma, rma, supply_kind, tec_class,
 )
 from core.state import Frame, GameState, UnitState
@@ -212,8 +212,8 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
             raise IllegalAction(f"{nxt.label} holds neutral Vichy French units: Allied units may not enter, pass through "
                                 "or overrun their hex; attack them in the Combat Phase after the Vichy French Reaction "
                                 "Table (22.7 Important; 23.1 ALC-21 i; R-VICHY-NEUTRAL)", "23.1 ALC-21 i")
-        if enemy_units_at(state, nxt, side):
-            plan.overrun_at = i
+        if any(not is_rp(v) for v in enemy_units_at(state, nxt, side)):
+            plan.overrun_at = i                        # 17.1: a hex of enemy RP alone is entered, not overrun
             break
         if not gm.on_grid(nxt):
             raise IllegalAction(f"{nxt.label} is off the hex grid; units may not leave it except by off-map movement", "13.8")
@@ -660,6 +660,9 @@ class _MoveBase(Procedure):
                      started_in_ezoc=started_in_ezoc)
         stopped_for_overrun = plan.overrun_at is not None
         all_ids = list(plan.loc)
+        from core.rules import refit
+        for h in path[:plan.overrun_at]:
+            refit.destroy_lone_rp(eng, h.label, side)          # 17.1: RP alone in a hex the movers enter
         if stopped_for_overrun:
             idx = plan.overrun_at
             target = path[idx]

@@ -26,13 +26,46 @@ from __future__ import annotations
 
 from core import sequence
 from core.decisions import Action, Decision, IllegalAction, Option, other
-from core.engine import Engine, Procedure, on_step, procedure
+from core.engine import AFTER_ACTION, Engine, Procedure, on_step, procedure
 from core.hexgrid import Hex
 from core.rules import supply, tec, zoc
-from core.rules.status import counter_of, destroyed_box, hex_of, is_motorized, refit_box
+from core.rules.status import counter_of, destroyed_box, hex_of, is_motorized, is_rp, refit_box
 from core.state import Frame, UnitState
 
 CW_OTHER = ("AU", "IN", "NZ", "SA")
+
+
+# --------------------------------------------------------------------------- 17.1 RP alone in a hex entered by the enemy
+
+
+def lone_rp(st, label: str, entering_side: str) -> list[UnitState]:
+    """17.1 Exception: the RP of the other side that are alone in ``label`` (no other unit of theirs there)."""
+    theirs = [u for u in st.units_at(label) if u.side != entering_side]
+    return theirs if theirs and all(is_rp(u) for u in theirs) else []
+
+
+def destroy_lone_rp(eng: Engine, label: str, entering_side: str) -> bool:
+    """17.1 Exception: "RP cannot be captured, and are automatically destroyed if alone in a hex and that hex is
+    entered by an enemy unit" (by any means: movement passing through, advance after combat, retreat...; entering
+    such a hex is not an overrun, 13.4)."""
+    rps = lone_rp(eng.state, label, entering_side)
+    for u in rps:
+        supply.remove_supply_unit(eng, u.id, "RP alone in a hex entered by the enemy (17.1)")
+        eng.say(f"The {u.side} RP in {label} is destroyed: alone in a hex entered by an enemy unit (17.1)")
+    return bool(rps)
+
+
+def destroy_entered_rp(eng: Engine) -> bool:
+    """17.1 after every action: RP that share a hex only with enemy units are destroyed."""
+    st = eng.state
+    hit = False
+    for u in [u for u in st.units.values() if hex_of(u) is not None and is_rp(u)]:
+        if u.id in st.units and any(v.side != u.side for v in st.units_at(u.loc)):
+            hit = destroy_lone_rp(eng, u.loc, other(u.side)) or hit
+    return hit
+
+
+AFTER_ACTION.append(destroy_entered_rp)
 
 
 def rp_nationality(rp: UnitState) -> str:

@@ -1,0 +1,75 @@
+"""17.1 Exception: "RP cannot be captured, and are automatically destroyed if alone in a hex and that hex is
+entered by an enemy unit" - by any means (moving through, ending the move there, advance after combat); a hex
+of enemy RP alone is entered, not overrun (13.4).  Play path: desert-war's set-up, the Axis Movement Phase of
+GT 1, only ``Engine.apply``; the Allied RP is the one placed by hand (no set-up puts an RP within reach)."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.decisions import ALLIED, AXIS
+from core.dice import ScriptedDice
+from core.rules import tec
+from core.state import UnitState
+from tests.playpath import Play
+from tests.rules_combat_kit import act, desert_map, make_state, start
+from tests.test_rules_14_7_2_retreated_into import settle_defaults
+
+
+def axis_movement_with_rp(at: str, *others: tuple[str, str]) -> Play:
+    p = Play("desert-war")
+    p.to("movement", side=AXIS)
+    assert p.state.units["IT-1CCNN"].loc == "C0701"
+    p.state.units["UK-RP#1"] = UnitState(id="UK-RP#1", side=ALLIED, loc=at, steps=2)
+    for uid, loc in others:
+        p.state.units[uid] = UnitState(id=uid, side=ALLIED, loc=loc, steps=1)
+    return p
+
+
+def test_17_1_rp_alone_destroyed_when_an_enemy_moves_through_its_hex_not_an_overrun():
+    p = axis_movement_with_rp("C0802")
+    p.act("move", units=["IT-1CCNN"], path=["C0702", "C0802", "C0803"])
+    assert "UK-RP#1" not in p.state.units
+    assert p.state.units["IT-1CCNN"].loc == "C0803"          # it went on: no overrun stopped it (13.4)
+    assert any("17.1" in e and "C0802" in e for e in p.events())
+    assert p.pending.kind == "movement"                      # no overrun reaction or combat was started
+
+
+def test_17_1_rp_alone_destroyed_when_an_enemy_ends_its_move_in_the_hex():
+    p = axis_movement_with_rp("C0802")
+    p.act("move", units=["IT-1CCNN"], path=["C0702", "C0802"])
+    assert "UK-RP#1" not in p.state.units and p.state.units["IT-1CCNN"].loc == "C0802"
+
+
+def test_17_1_rp_not_alone_is_not_destroyed_by_entry_the_hex_is_overrun():
+    p = axis_movement_with_rp("C0802", ("UK-KDG", "C0802"))
+    # the same move that entered the lone RP's hex above is an overrun here, refused for this unit (13.4.1)
+    exc = p.refuse("move", units=["IT-1CCNN"], path=["C0702", "C0802"])
+    assert exc.rule == "13.4.1" and "overrun" in str(exc)
+    assert p.state.units["UK-RP#1"].loc == "C0802"
+
+
+def test_17_1_rp_elsewhere_untouched():
+    p = axis_movement_with_rp("C0804")
+    p.act("move", units=["IT-1CCNN"], path=["C0702", "C0802", "C0803"])
+    assert p.state.units["UK-RP#1"].loc == "C0804"
+
+
+@pytest.fixture
+def desert():
+    tec.use_map(desert_map())
+    yield
+    tec.use_map(None)
+
+
+def test_17_1_rp_destroyed_when_the_enemy_advances_after_combat_into_its_hex(desert):
+    st = make_state([("GE-5Pz", AXIS, "C0802", 2), ("UK-KDG", ALLIED, "C0803", 1), ("UK-RP#1", ALLIED, "C0803", 2)])
+    eng, fr = start(st, ScriptedDice([1] * 12), proc="combat_phase", side=AXIS)
+    act(eng, "declare", AXIS, attackers=["GE-5Pz"], hexes=["C0803"])
+    act(eng, "done", AXIS)
+    settle_defaults(eng, stop_at="combat_retreat")
+    act(eng, "retreat", ALLIED, unit="UK-KDG", to="C0804")
+    settle_defaults(eng, stop_at="combat_advance")
+    assert eng.pending().kind == "combat_advance" and "UK-RP#1" in eng.state.units      # the defender left it
+    act(eng, "advance", AXIS, unit="GE-5Pz")
+    assert eng.state.units["GE-5Pz"].loc == "C0803" and "UK-RP#1" not in eng.state.units
