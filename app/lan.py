@@ -59,6 +59,7 @@ def freeze(eng: Engine) -> Engine:
     out._undo = list(eng._undo)          # noqa: SLF001 - undo points decide which side may take back (R-UNDO)
     out._rolls, out._events = [], []     # noqa: SLF001
     out.dice = QueueDice()
+    out._settle_quietly()                # noqa: SLF001 - its own pending decision, sampling from its own state
     return out
 
 

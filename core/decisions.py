@@ -9,7 +9,7 @@ always cites the rule, and leaves the state untouched.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
 import msgspec
@@ -58,25 +58,65 @@ class Option(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     hint: str = ""
 
 
-class Decision(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class Decision:
     """What the engine is waiting for.
 
     ``options`` lists the enumerable legal actions.  ``free_kinds`` names action
     kinds whose arguments are too many to enumerate (a move along a path, a
     placement within N hexes); they are validated when applied, and the engine
     offers queries (reachable hexes, legal placements) to build them.
+
+    ``sampled`` (optional) is a function returning more options, all of free kinds (a few sampled moves, air
+    missions...).  It runs the first time ``options`` is read, never while an action is applied or replayed:
+    :meth:`core.engine.Engine.check` validates a free kind by the procedure's own ``apply`` and any other kind
+    against the options given eagerly, so it never needs the sampled ones (issue 18).
     """
 
-    side: str
-    kind: str
-    prompt: str
-    rule: str
-    options: tuple[Option, ...] = ()
-    free_kinds: tuple[str, ...] = ()
-    context: dict[str, Any] = {}
+    __slots__ = ("side", "kind", "prompt", "rule", "free_kinds", "context", "_options", "_sampled")
+
+    def __init__(self, *, side: str, kind: str, prompt: str, rule: str, options: Iterable[Option] = (),
+                 free_kinds: Iterable[str] = (), context: dict[str, Any] | None = None,
+                 sampled: Callable[[], Iterable[Option]] | None = None):
+        self.side = side
+        self.kind = kind
+        self.prompt = prompt
+        self.rule = rule
+        self._options = tuple(options)
+        self.free_kinds = tuple(free_kinds)
+        self.context = {} if context is None else context
+        self._sampled = sampled
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        if self._sampled is not None:
+            more = tuple(self._sampled())
+            self._sampled = None
+            stray = sorted({o.action.kind for o in more} - set(self.free_kinds))
+            if stray:
+                raise RuntimeError(f"sampled options of the {self.kind!r} decision are of kinds {stray}, not free "
+                                   f"kinds: Engine.check could not accept them without sampling")
+            self._options += more
+        return self._options
+
+    def eager_options(self) -> tuple[Option, ...]:
+        """The options given when the decision was made, without running the sampler (and the sampled ones too
+        once they have been asked for)."""
+        return self._options
 
     def allows(self, side: str) -> bool:
         return self.side == EITHER or self.side == side
+
+    def _key(self) -> tuple:
+        return (self.side, self.kind, self.prompt, self.rule, self.options, self.free_kinds, self.context)
+
+    def __eq__(self, other_: object) -> bool:
+        return isinstance(other_, Decision) and self._key() == other_._key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"Decision(side={self.side!r}, kind={self.kind!r}, prompt={self.prompt!r}, rule={self.rule!r}, "
+                f"options={self.options!r}, free_kinds={self.free_kinds!r}, context={self.context!r})")
 
 
 class IllegalAction(ValueError):

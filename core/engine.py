@@ -192,6 +192,7 @@ class Engine:
         self._events: list[str] = []
         self._undo: list[_UndoPoint] = []
         self._pending: Decision | None = None
+        self._generation = 0     # bumped by every applied action: a decision's sampler runs only on its own state
         self._settle()
         # rolls made while settling the initial state belong to no action
         self._rolls, self._events = [], []
@@ -205,6 +206,20 @@ class Engine:
         """Every enumerable legal action now (free-form kinds are validated on apply)."""
         d = self._pending
         return [o.action for o in d.options] if d else []
+
+    def sampler(self, fn: Callable[[Frame], Iterable[Option]]) -> Callable[[], Iterable[Option]]:
+        """Wrap ``fn(frame)`` as a :class:`Decision`'s ``sampled`` options: it runs, at most once, when the options
+        are first read, on the decision's own state (the top frame then); never while an action is applied or
+        replayed.  Reading them after the game has moved on is a bug and raises."""
+        gen = self._generation
+
+        def run() -> Iterable[Option]:
+            if self._generation != gen:
+                raise RuntimeError("the options of a decision were read after another action was applied; "
+                                   "ask Engine.pending() again")
+            return fn(self.state.stack[-1])
+
+        return run
 
     def active_side(self) -> str | None:
         return self._pending.side if self._pending else None
@@ -296,10 +311,12 @@ class Engine:
             )
         if action.kind in d.free_kinds:
             return d
-        for o in d.options:
+        # sampled options are all of free kinds (Decision.options checks it): the eager ones are enough here
+        for o in d.eager_options():
             if o.action == action:
                 return d
-        legal = ", ".join(sorted({o.action.kind for o in d.options if o.action.side == action.side} | set(d.free_kinds))) or "nothing"
+        legal = ", ".join(sorted({o.action.kind for o in d.eager_options() if o.action.side == action.side}
+                                 | set(d.free_kinds))) or "nothing"
         raise IllegalAction(f"{action.kind} is not a legal choice now ({d.prompt}); legal: {legal}", d.rule)
 
     def apply(self, action: Action) -> LogEntry:
@@ -308,6 +325,7 @@ class Engine:
         before = self.state.encode()
         pending_before = self._pending
         self._rolls, self._events = [], []
+        self._generation += 1
         try:
             if action.kind == "undo":
                 self._apply_undo(action)
@@ -321,6 +339,7 @@ class Engine:
         except BaseException:
             self.state = GameState.decode(before)
             self._pending = pending_before
+            self._generation -= 1
             self._rolls, self._events = [], []
             raise
         entry = LogEntry(

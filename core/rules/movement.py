@@ -1023,8 +1023,21 @@ class MovementProcedure(_MoveBase):
         if frame.data.get("done"):
             return None
         side = frame.data["side"]
-        opts = [Option(action=Action(kind="done", side=side), label="End the Movement Phase")]
-        opts += sample_moves(eng, frame, side, reaction=False)
+        return Decision(
+            side=side, kind="movement", prompt="Move ground units (13.0); overruns, supply and construction actions",
+            rule="4.1 VI.3; 13.0", options=(Option(action=Action(kind="done", side=side), label="End the Movement Phase"),),
+            sampled=eng.sampler(lambda fr: self.sampled(eng, fr, side)),
+            free_kinds=("move", "create_base", "emergency_supply", "destroy_supply", "transfer", "reserve", "build_fort",
+                        "build_rail", "build_road", "rail", "coastal_ship", "air_land", "oasis_move", "raid",
+                        *MOVEMENT_ACTIONS),
+            context={"step": frame.data["step"], "moved": dict(frame.data.get("moved", {}))},
+        )
+
+    @staticmethod
+    def sampled(eng: Engine, frame: Frame, side: str) -> list[Option]:
+        """A few moves, railroad extensions (18.2) and the Movement-Phase options of the other chapters, sampled
+        for the bots and the GUI's buttons; computed only when the decision's options are read."""
+        opts = sample_moves(eng, frame, side, reaction=False)
         if side == "Allied" and eng.state.vars.get("railhead") and eng.state.units_at(str(eng.state.vars["railhead"])):
             from core.rules import construction
 
@@ -1032,14 +1045,7 @@ class MovementProcedure(_MoveBase):
                      for a in construction.rail_options(eng, frame, side)]
         for sampler in MOVEMENT_OPTIONS:
             opts += sampler(eng, frame, side)
-        return Decision(
-            side=side, kind="movement", prompt="Move ground units (13.0); overruns, supply and construction actions",
-            rule="4.1 VI.3; 13.0", options=tuple(opts),
-            free_kinds=("move", "create_base", "emergency_supply", "destroy_supply", "transfer", "reserve", "build_fort",
-                        "build_rail", "build_road", "rail", "coastal_ship", "air_land", "oasis_move", "raid",
-                        *MOVEMENT_ACTIONS),
-            context={"step": frame.data["step"], "moved": dict(frame.data.get("moved", {}))},
-        )
+        return opts
 
     def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
         k = action.kind
@@ -1105,7 +1111,15 @@ class ReactionProcedure(_MoveBase):
         if frame.data.get("done"):
             return None
         side = frame.data["side"]
-        opts = [Option(action=Action(kind="done", side=side), label="End the Reaction Phase")]
+        return Decision(side=side, kind="reaction", prompt="Reaction movement (13.5)", rule="4.1 VII; 13.5",
+                        options=(Option(action=Action(kind="done", side=side), label="End the Reaction Phase"),),
+                        sampled=eng.sampler(lambda fr: self.sampled(eng, fr, side)),
+                        free_kinds=("move", "destroy_supply"), context={"step": frame.data["step"]})
+
+    @staticmethod
+    def sampled(eng: Engine, frame: Frame, side: str) -> list[Option]:
+        """12.2.5 attempts to destroy enemy supply and a few sampled reaction moves; computed only when read."""
+        opts = []
         if not frame.data.get("reacted"):
             elig = lambda u: reaction_eligible(eng, frame, u)                      # noqa: E731
             for sid, cid in supply.reaction_destroy_options(eng, frame, side, elig):
@@ -1113,8 +1127,7 @@ class ReactionProcedure(_MoveBase):
                                    label=f"Try to destroy the {supply_kind(eng.state.units[sid])} in "
                                          f"{eng.state.units[sid].loc} (12.2.5)"))
         opts += sample_moves(eng, frame, side, reaction=True, limit=6)
-        return Decision(side=side, kind="reaction", prompt="Reaction movement (13.5)", rule="4.1 VII; 13.5",
-                        options=tuple(opts), free_kinds=("move", "destroy_supply"), context={"step": frame.data["step"]})
+        return opts
 
     def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
         if action.kind == "done":

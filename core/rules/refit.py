@@ -290,16 +290,21 @@ class RefitProcedure(Procedure):
         if frame.data.get("done"):
             return None
         side = frame.data["side"]
-        opts = [Option(action=Action(kind="done", side=side), label="No (more) refits")]
+        return Decision(side=side, kind="refit", prompt="Conduct refit operations (17.0)", rule="4.1 VI.2; 17.0",
+                        options=(Option(action=Action(kind="done", side=side), label="No (more) refits"),),
+                        sampled=eng.sampler(lambda fr: self.sampled(eng, fr, side)),
+                        free_kinds=("refit_hex", "refit_box", "refit_destroyed", "dump_gens", "upgrade"))
+
+    @staticmethod
+    def sampled(eng: Engine, frame: Frame, side: str) -> list[Option]:
+        """Dump GenS (12.3 b) and upgrade options; computed only when the decision's options are read."""
+        opts = []
         if not frame.data.get("refitted"):
             # 12.3 b): a dump gives GenS to one hex, right after the VI.1 determination (G-DUMP-GENS)
             opts += [Option(action=Action(kind="dump_gens", side=side, args={"dump": d, "hex": h}),
                             label=f"Expend {d} to give GenS to {h} (12.3 b)")
                      for d, h in supply.dump_gens_targets(eng.state, side)]
-        opts += upgrade_options(eng, frame, side)
-        return Decision(side=side, kind="refit", prompt="Conduct refit operations (17.0)", rule="4.1 VI.2; 17.0",
-                        options=tuple(opts),
-                        free_kinds=("refit_hex", "refit_box", "refit_destroyed", "dump_gens", "upgrade"))
+        return opts + upgrade_options(eng, frame, side)
 
     def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
         a, side = action.args, action.side

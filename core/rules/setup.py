@@ -63,6 +63,13 @@ def pending_placements(eng: Engine, side: str) -> list[dict]:
     return [p for p in eng.state.vars.get("setup_pending", []) if p["side"] == side]
 
 
+def placement_options(eng: Engine, side: str) -> list[Option]:
+    """The legal hexes of the next unit ``side`` places (its options; ``place`` is validated by ``apply``)."""
+    item = pending_placements(eng, side)[0]
+    return [Option(action=Action(kind="place", side=side, args={"unit": item["unit"], "hex": h.label}), label=h.label)
+            for h in legal_hexes(eng, item)]
+
+
 @procedure("setup")
 class SetUp(Procedure):
     """3.1: the owning player places units set up "within N hexes of" a hex."""
@@ -73,16 +80,12 @@ class SetUp(Procedure):
             if not todo:
                 continue
             item = todo[0]
-            hexes = legal_hexes(eng, item)
             name = item.get("name", item["unit"])
             return Decision(
                 side=side, kind="setup_place",
                 prompt=f"Set up {name} {_range_text(int(item['within']))} {item['of']} ({len(todo)} left to place)",
                 rule=item.get("rule") or "3.1",
-                options=tuple(
-                    Option(action=Action(kind="place", side=side, args={"unit": item["unit"], "hex": h.label}), label=h.label)
-                    for h in hexes
-                ),
+                sampled=eng.sampler(lambda fr: placement_options(eng, side)),
                 free_kinds=("place",),
                 context={"unit": item["unit"], "of": item["of"], "within": item["within"]},
             )

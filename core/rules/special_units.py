@@ -93,6 +93,22 @@ class UnitInfo:
 def info(st: GameState, uid: str) -> UnitInfo:
     """The combat values of unit ``uid`` (its counter, the side showing, any per-unit overrides)."""
     u = st.units[uid]
+    over = u.flags.get("values")
+    if over:
+        return _info(uid, u, over)
+    key = (uid, u.side, u.steps)
+    hit = _INFO.get(key)
+    if hit is None:
+        hit = _INFO[key] = _info(uid, u, {})
+    return hit
+
+
+#: (unit id, side, steps) -> its values when it has no per-unit overrides: a pure function of the counters, which
+#: are loaded once per process (UnitInfo is frozen, so sharing one is safe); issue 18
+_INFO: dict[tuple[str, str, int], UnitInfo] = {}
+
+
+def _info(uid: str, u: UnitState, over: dict[str, Any]) -> UnitInfo:
     cid = resolve(uid.split("#")[0]) or uid.split("#")[0]
     c = all_counters().get(cid)
     vals: dict[str, Any] = {}
@@ -111,7 +127,6 @@ def info(st: GameState, uid: str) -> UnitInfo:
             gs=c.gs if c.kind == "air" else (1 if c.kind == "fleet" else 0),
             stack_pts=c.stack_pts or (3 if c.divisional else (0 if c.kind != "combat" else 1)),
         )
-    over = u.flags.get("values") or {}
     vals.update({k: v for k, v in over.items() if k in UnitInfo.__dataclass_fields__})
     vals.setdefault("kind", "combat")
     return UnitInfo(id=uid, side=u.side, steps=u.steps, **vals)
