@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from core import cards
+from core import cards, mapdata
 from core.rules import offmap, reinforcements
 from tests.ledger_kit import LedgerPlay, held, pass_only, support
 
@@ -120,3 +120,103 @@ def test_ledger_held_back_shows_the_limit_biting_in_desert_fox():
     t = p.turn(11)
     assert held(t, "23.1 ALC-10") >= 1
     assert any("held back" in e and "2.4" in e for e in p.events())
+
+
+# --------------------------------------------------------------------------- 29.3: neutral Vichy French
+
+
+def test_29_3_neutral_vichy_control_nothing_pass_only_run_for_tunis_is_a_draw():
+    """29.3 / 22.7 (R-VIC-VICHY, R-VIC-NONE): a side that does nothing does not win; Tunis held by the Vichy
+    French garrison is controlled by neither player, and 29.3 gives no winner then."""
+    from core.rules import victory_rules
+    p = pass_only("run-for-tunis")
+    assert p.state.gt == 31 and p.eng.pending() is None
+    assert any(offmap.base_id(u.id).startswith("VFA-") for u in p.state.units.values() if u.loc == "T6017")
+    assert victory_rules.controller(p.eng, "T6017") is None
+    assert p.state.result["winner"] is None and p.state.result["level"] == "draw"
+
+
+def test_29_3_joined_vichy_french_control_tunis_for_the_allies():
+    """ALC-21 i) 'join': VF units that join the Allies control their hex for them (the limit of R-VIC-VICHY)."""
+    from core.rules import victory_rules
+    p = LedgerPlay("run-for-tunis")
+    vf = [u for u in p.state.units.values() if u.loc == "T6017" and offmap.base_id(u.id).startswith("VFA-")]
+    assert victory_rules.controller(p.eng, "T6017") is None
+    for u in vf:
+        u.flags = dict(u.flags) | {"vichy": "joined"}     # the reaction table's "join" (events.vichy_reaction)
+    assert victory_rules.controller(p.eng, "T6017") == "Allied"
+
+
+# --------------------------------------------------------------------------- 30.1 arrival groups (31.1)
+
+GROUP_STEPS = {"Group 1": 5, "Group 2": 4, "Group 3": 4, "Group 4": 3, "Group 5": 3, "Group 6": 3, "Group 7": 2,
+               "Group 8": 3}
+
+
+def _group_result(p: LedgerPlay, gt: int) -> tuple[dict[str, int], list[str]]:
+    """(steps arrived per group, units sent to the Refit Box by a group) from the ledger and the units."""
+    arrived: dict[str, int] = {}
+    refit = []
+    for t in p.doc()["turns"]:
+        if t["gt"] != gt:
+            continue
+        for a in t["arrived"]:
+            if " Group " not in a["from"]:
+                continue
+            grp = "Group " + a["from"].rsplit(" Group ", 1)[1]
+            if a["to"].startswith("box:Refit"):
+                refit.append(a["unit"])
+            else:
+                arrived[grp] = arrived.get(grp, 0) + p.state.units[a["unit"]].steps
+    return arrived, refit
+
+
+def test_30_1_trail_of_the_fox_groups_deliver_their_steps_group4_from_the_destroyed_box():
+    """30.1 / R-SC-TOTF-GROUP4: Group 4 (3 steps) takes 125 (2 steps) from the Destroyed Box and 164 Aufkl (1);
+    382 and 433 go to the Refit Box.  Every group delivers exactly its steps."""
+    p = LedgerPlay("trail-of-the-fox")
+    arrived, refit = _group_result(p, 31)
+    assert arrived == GROUP_STEPS
+    el_agheila = mapdata.find("El Agheila").label     # S0734 = C0701 (30.1)
+    assert p.state.units["GE-125"].loc == el_agheila and p.state.units["GE-164Aufkl"].loc == el_agheila
+    assert p.state.units["GE-382"].loc.startswith("box:Refit") and p.state.units["GE-433"].loc.startswith("box:Refit")
+    assert {"GE-382", "GE-433"} <= set(refit)
+
+
+def test_31_1_tunisian_campaign_groups_keep_their_step_limits():
+    """31.1 'Set up in accordance with 29.1 and 30.1': the eight groups arrive on GT 31 with their step limits
+    (27 steps), the rest to the Refit Box (issue 17 item 4: 46 steps arrived before)."""
+    p = LedgerPlay("tunisian-campaign").until_gt(31)
+    arrived, refit = _group_result(p, 31)
+    assert arrived == GROUP_STEPS and sum(arrived.values()) == 27
+    assert refit and all(p.state.units[u].loc.startswith("box:Refit") for u in refit)
+
+
+def test_31_1_pistoia_sets_up_at_sirte_s1420():
+    """31.1 'S1410 (Sirte): 16 Pistoia' — Sirte is S1420 (R-MAP-SIRTE)."""
+    p = LedgerPlay("tunisian-campaign")
+    assert p.state.units["IT-16Pistoia"].loc == "S1420" == mapdata.find("Sirte").label
+
+
+# --------------------------------------------------------------------------- counters: IT-Nizza (EoP g)
+
+
+def test_eop_g_nizza_road_marches_misurata_to_el_agheila():
+    """Example of Play g): 'Nizza (using road march) to El Agheila (C0701)' from Misurata (L2429).  A mech unit
+    pays 1 MP per primary road hex (EoP d), too many for MA 22 + 7; Nizza is trucked (1/4 MP per road hex,
+    R-CTR-NIZZA)."""
+    from core import terrain
+    from core.counters import all_counters
+    from core.decisions import AXIS, Action
+    from core.rules import tec
+    from tests.ground_helpers import engine_at_movement, unit
+
+    tec.use_map(None)
+    nizza = all_counters()["IT-Nizza"]
+    assert nizza.move_class == "trucked" and not nizza.mobile
+    mech_cost, _ = terrain.cheapest_path("L2429", "C0701", "mech", roads_only=True)
+    assert mech_cost > nizza.ma + 7                      # a mech Nizza could not make move g)
+    _, path = terrain.cheapest_path("L2429", "C0701", "trucked", roads_only=True)
+    eng = engine_at_movement([unit("IT-Nizza", AXIS, "L2429"), unit("AX-Base#1", AXIS, "L2817", active=True)])
+    eng.apply(Action(kind="move", side=AXIS, args={"units": ["IT-Nizza"], "path": [h.label for h in path[1:]]}))
+    assert eng.state.units["IT-Nizza"].loc == "C0701"

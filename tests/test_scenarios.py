@@ -230,7 +230,7 @@ def test_trail_of_the_fox_30() -> None:
 
 def test_tunisian_campaign_31() -> None:
     st = _state("tunisian-campaign")
-    assert _loc(st, "IT-31Cent") == _hex("L1633") and _loc(st, "IT-16Pistoia") == "S1410"        # 31.1
+    assert _loc(st, "IT-31Cent") == _hex("L1633") and _loc(st, "IT-16Pistoia") == "S1420"        # 31.1 (R-MAP-SIRTE)
     assert _loc(st, "GE-Barenthin") == "box:Sicily"                                               # 29.1
     assert "GE-Kasta" not in st.units                                                             # arrives GT 31 Phase 12
     sc = load("tunisian-campaign")

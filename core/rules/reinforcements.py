@@ -225,6 +225,7 @@ def _from_data(eng: Engine, raw: list[dict]) -> list[dict]:
         if r.get("group"):
             base["group"] = str(r["group"])
             base["group_steps"] = int(r.get("steps", 99))
+            base["rule"] = f"{rule} {r['group']}"   # the ledger's source names the group (30.1)
         n = int(r.get("count", 1) or 1)
         if "gt" in r:
             gts: list = [int(r["gt"])]
@@ -271,14 +272,40 @@ def _place_start_arrivals(eng: Engine) -> None:
     groups: dict[str, int] = {}
     for i in due:
         loc = arrival_points(eng, i["side"], i.get("to", ""))[0]
-        if "group" in i:   # 30.1: units equal to the steps listed arrive, the rest go to the Refit Box (R-REINF-GROUPS)
-            cnt = all_counters().get(resolve(i["unit"]) or i["unit"])
-            steps = cnt.steps if cnt else 1
-            used = groups.get(str(i["group"]), 0)
-            if used + steps > i["group_steps"]:
-                loc = offmap.refit(i["side"])
-            else:
-                groups[str(i["group"])] = used + steps
+        if "group" in i:
+            place_group_unit(eng, i, loc, groups)
+            continue
+        offmap.add_counter(eng, i["unit"], loc, i["rule"], depleted=i.get("depleted", False))
+
+
+def group_fits(i: dict, groups: dict[str, int]) -> bool:
+    """30.1 (31.1): "units totalling this many steps" of an arrival group arrive, taken in the listed order; the
+    others go to the Refit Box (R-REINF-GROUPS).  Counts the unit's steps into ``groups`` when it fits."""
+    cnt = all_counters().get(resolve(i["unit"]) or i["unit"])
+    steps = 1 if i.get("depleted") else (cnt.steps if cnt else 1)
+    used = groups.get(str(i["group"]), 0)
+    if used + steps > int(i["group_steps"]):
+        return False
+    groups[str(i["group"])] = used + steps
+    return True
+
+
+def place_group_unit(eng: Engine, i: dict, loc: str | None, groups: dict[str, int]) -> None:
+    """Place one unit of a 30.1 arrival group at ``loc`` (None: as any Reinforcement-Phase arrival, 7.1), or in
+    the Refit Box when the group's steps are used up.  A unit the scenario sets up in the Destroyed Box (125, 382,
+    433: R-SC-TOTF-GROUP4) is taken from there."""
+    if not group_fits(i, groups):
+        loc = offmap.refit(i["side"])
+    uid = resolve(i["unit"]) or i["unit"]
+    u = eng.state.units.get(uid)
+    if u is not None and u.loc.startswith("box:Destroyed"):
+        u.loc = loc or offmap.available(i["side"])
+        u.steps = 1 if i.get("depleted") else all_counters()[uid].steps
+        u.flags = dict(u.flags) | {"arrived_by": i["rule"]}
+        eng.say(f"{uid} leaves the Destroyed Box for {u.loc} ({i['rule']}; R-SC-TOTF-GROUP4)")
+    elif loc is None:
+        _arrive(eng, i)
+    else:
         offmap.add_counter(eng, i["unit"], loc, i["rule"], depleted=i.get("depleted", False))
 
 
@@ -318,6 +345,7 @@ def materialize(eng: Engine) -> None:
             st.vars.setdefault("reinf", []).append(i | {"gt": st.gt})
     keep = []
     held: list[dict] = []
+    groups: dict[str, int] = {}
     for i in st.vars.get("reinf", []):
         if i["gt"] > st.gt:
             keep.append(i)
@@ -342,6 +370,9 @@ def materialize(eng: Engine) -> None:
                 continue
         if mix_full(eng, i["unit"]):
             keep.append(hold_back(eng, i, held))
+            continue
+        if "group" in i:   # 30.1 via 31.1: the groups' step limits hold whenever they arrive
+            place_group_unit(eng, i, None, groups)
             continue
         _arrive(eng, i)
     st.vars["reinf"] = keep

@@ -107,12 +107,18 @@ def controller(eng: Engine, hex_label: str) -> str | None:
     st = eng.state
     if h in st.control:
         return st.control[h]
-    from core.rules import fna      # neutral VF hold their hex for Vichy France, not the Allies (R-VICHY-NEUTRAL)
     sides = {u.side for u in st.units.values() if u.loc == h and offmap.base_id(u.id).split("-")[0] not in ("AX", "AL", "MK")
-             and not fna.neutral_vf(u)}
+             and not vichy_neutral(u)}
     if len(sides) == 1:
         return sides.pop()
     return initial_control(eng, h)
+
+
+def vichy_neutral(u: Any) -> bool:
+    """22.7: a Vichy French unit that has not joined the Allies (before ALC-23 or neutral after it) controls
+    nothing for either player (R-VIC-VICHY)."""
+    from core.rules import fna
+    return fna.is_vf(u.id) and u.flags.get("vichy") != "joined"
 
 
 def initial_control(eng: Engine, h: str) -> str | None:
