@@ -77,12 +77,15 @@ def _two_step(uid: str) -> bool:
 def _cmd_show(args: argparse.Namespace) -> int:
     from core.game import Game
 
-    g = Game.open(args.file)
+    g = Game.open(args.file, read_only=True)   # showing a game never writes to it (nor waits for its player)
     doc = describe(g)
+    doc["epoch"], doc["note"] = g.epoch.n, g.note
     g.close()
     if args.json:
         print(json.dumps(doc, indent=2, sort_keys=True))
         return 0
+    if doc["note"]:
+        print(doc["note"])
     print(f"{doc['scenario']}: GT {doc['gt']} ({doc['month']}), {doc['impulse']}, Phase {doc['phase_name']} step {doc['step']}")
     print(f"Initiative: {doc['initiative']}  1st player: {doc['first_player']}  Surprise: {doc['surprise']}  "
           f"End scenario marker: GT {doc['end_gt']}")
@@ -93,7 +96,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     print(f"Units ({sum(len(v) for v in doc['units'].values())}):")
     for loc, ids in doc["units"].items():
         print(f"  {loc:14} {', '.join(ids)}")
-    print(f"Actions: {doc['actions']}  Hash: {doc['hash']}")
+    print(f"Actions: {doc['actions']}  Epoch: {doc['epoch']}  Hash: {doc['hash']}")
     return 0
 
 
@@ -238,7 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("replay", help="replay a game's log")
     s.add_argument("file", type=Path)
-    s.add_argument("--verify", action="store_true", required=True, help="check every stored state hash (exit 0 only if all match)")
+    s.add_argument("--verify", action="store_true", required=True,
+                   help="check the log epoch by epoch (exit 0 only if every epoch verifies)")
     s.set_defaults(fn=_cmd_replay)
 
     s = sub.add_parser("validate", help="check every data file (map, counters, charts, cards, scenarios)")

@@ -69,6 +69,7 @@ class GameController(QObject):
         self._base = 0                        # the first log index replay can show (a LAN replica starts at a snapshot)
         self._initial: bytes | None = None    # the encoded state after the first ``_base`` actions
         self._checkpoints: dict[int, bytes] = {}
+        self._epoch_starts: dict[int, bytes] = {}  # actions before an epoch -> its start state (core.game)
         self._cursor: tuple[int, Engine] | None = None
 
     # ------------------------------------------------------------------ files
@@ -88,7 +89,10 @@ class GameController(QObject):
         self.replay_index = None
         self._base = 0
         self._initial = game.store.initial_state()
-        self._checkpoints = {0: self._initial}
+        # each epoch starts from its stored state: the replay never re-applies an earlier epoch's actions across
+        # a change of rules (core.game, "Epochs")
+        self._epoch_starts = game.epoch_starts()
+        self._checkpoints = {0: self._initial, **self._epoch_starts}
         self._cursor = None
         d = game.engine.pending()
         self.seat = d.side if d is not None and d.side in (AXIS, ALLIED) else self.seat
@@ -247,8 +251,12 @@ class GameController(QObject):
         try:
             eng = self._advance(eng, start, n, log)
         except IllegalAction:
-            # an undo reaching back past a checkpoint: replay from the very beginning
-            eng = self._advance(Engine(GameState.decode(self._initial), QueueDice()), self._base, n, log)
+            # an undo reaching back past a checkpoint: replay from the beginning of the epoch
+            first = max((k for k in self._epoch_starts if k <= n), default=None)
+            if first is None:
+                eng = self._advance(Engine(GameState.decode(self._initial), QueueDice()), self._base, n, log)
+            else:
+                eng = self._advance(Engine(GameState.decode(self._epoch_starts[first]), QueueDice()), first, n, log)
         self._cursor = (n, eng)
         return eng
 
@@ -269,7 +277,10 @@ class GameController(QObject):
         log = self.log()
         eng = Engine(GameState.decode(self._initial), QueueDice())
         encoded: dict[int, bytes] = {eng.state.gt: eng.state.encode()}
+        starts = self._epoch_starts
         for i in range(self._base, len(log)):
+            if i in starts:
+                eng = Engine(GameState.decode(starts[i]), QueueDice())
             entry = log[i]
             nxt = log[i + 1] if i + 1 < len(log) else None
             eng.dice = QueueDice(entry.rolls)

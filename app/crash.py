@@ -90,7 +90,7 @@ class CrashHandler:
                 self._prev_hook(etype, value, tb)
             return
         detail = "".join(traceback.format_exception(etype, value, tb))
-        self.report(f"{etype.__name__}: {value}", detail)
+        self.report(f"{etype.__name__}: {value}", detail, unsaved=_is_write_failure(value))
 
     def qt_message(self, mode, context, message: str) -> None:
         from PySide6.QtCore import QtMsgType
@@ -113,19 +113,21 @@ class CrashHandler:
         except Exception:  # noqa: BLE001
             return str(ctl.path), None
 
-    def report(self, title: str, detail: str) -> Path:
+    def report(self, title: str, detail: str, unsaved: bool = False) -> Path:
+        """Log and show one error; ``unsaved``: the file refused to take an action (core.game.Game.act took it
+        back, so the game is exactly what the file holds)."""
         game, n = self._game()
         path = write_log(title, detail, game, n)
         self.reports.append((title, path))
         if not self._busy:
             self._busy = True
             try:
-                self._show(title, path, game, n)
+                self._show(title, path, game, n, unsaved)
             finally:
                 self._busy = False
         return path
 
-    def _show(self, title: str, path: Path, game: str, n: int | None) -> None:
+    def _show(self, title: str, path: Path, game: str, n: int | None, unsaved: bool = False) -> None:
         from PySide6.QtCore import Qt
         from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -139,6 +141,10 @@ class CrashHandler:
         safe = (f"Your game is safe: every confirmed action ({n}) is already saved in<br><code>{game}</code>.<br>"
                 "Reopen it at any time (File ▸ Open recent) to carry on exactly where you were."
                 if game else "No game was open; nothing is lost.")
+        if game and unsaved:
+            safe = ("The file could not save your last action, so it was taken back: the game on screen is exactly "
+                    f"the one saved in<br><code>{game}</code> ({n} confirmed actions). Make room on the disk (or "
+                    "check the drive), then play that action again.")
         box.setText(f"<b>The app hit an unexpected error.</b><br>{_esc(title)}")
         box.setInformativeText(f"{safe}<br><br>The details were written to<br><code>{path}</code><br>"
                                "Please attach that file when you report the problem.")
@@ -148,6 +154,17 @@ class CrashHandler:
         box.finished.connect(lambda _r, b=box: self.dialogs.remove(b) if b in self.dialogs else None)
         self.dialogs.append(box)
         box.show()
+
+
+def _is_write_failure(exc: BaseException) -> bool:
+    """An error of the game file's storage (SQLite, the disk), as raised by a failed commit in Game.act."""
+    import sqlite3
+
+    try:
+        from sqlalchemy.exc import SQLAlchemyError
+    except ImportError:  # pragma: no cover - SQLAlchemy is a dependency
+        SQLAlchemyError = sqlite3.Error  # type: ignore[misc,assignment]
+    return isinstance(exc, (sqlite3.Error, SQLAlchemyError, OSError))
 
 
 def _esc(s: str) -> str:

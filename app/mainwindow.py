@@ -469,7 +469,9 @@ class MainWindow(QMainWindow):
             try:
                 self.local_ctl.open_game(self.local_ctl.path)
             except Exception as exc:  # noqa: BLE001
-                QMessageBox.critical(self, "Cannot reopen the game", f"{self.local_ctl.path}:\n{exc}")
+                from core.game import why_unopenable
+
+                QMessageBox.critical(self, "Cannot reopen the game", why_unopenable(self.local_ctl.path, exc))
         self._update_lan_actions()
 
     def _leave_action(self) -> None:
@@ -716,7 +718,18 @@ class MainWindow(QMainWindow):
         if self.ctl.path is not None:
             self.settings.add_recent(self.ctl.path)
             self._save_settings()
+        note = getattr(self.ctl.game, "note", "")
+        if note:
+            self._show_epoch_note(note)
         QTimer.singleShot(0, self._initial_view)
+
+    def _show_epoch_note(self, note: str) -> None:
+        """The one sentence saying that the rules or data changed and that the campaign goes on (issue 14)."""
+        box = QMessageBox(QMessageBox.Information, "The campaign continues under the new rules", note,
+                          QMessageBox.Ok, self)
+        box.setObjectName("EpochNote")
+        box.setModal(False)
+        box.show()
 
     def _initial_view(self) -> None:
         st = self.ctl.state()
@@ -1419,8 +1432,10 @@ class MainWindow(QMainWindow):
     def open_path(self, path: Path) -> bool:
         try:
             self.ctl.open_game(path)
-        except Exception as exc:  # noqa: BLE001
-            QMessageBox.critical(self, "Cannot open the game", f"{path}:\n{exc}")
+        except Exception as exc:  # noqa: BLE001 - explained in one sentence (issue 14), never a traceback
+            from core.game import why_unopenable
+
+            QMessageBox.critical(self, "Cannot open the game", why_unopenable(path, exc))
             return False
         self.settings.last_dir = str(path.parent)
         return True

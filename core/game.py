@@ -1,31 +1,42 @@
 """A game on disk: an :class:`~core.engine.Engine` bound to a :class:`~core.store.Store`.
 
-``Game.act`` applies an action and commits it (with its dice and the resulting
-state hash) before returning, so every confirmed action survives a crash.
-``Game.open`` = latest snapshot + replay of the log after it; ``verify``
-replays the whole log from the initial state and checks every stored hash.
+``Game.act`` applies an action and commits it (with its dice, the resulting state hash and the resulting
+state as the file's *head*) before returning, so every confirmed action survives a crash; a commit that
+fails takes the action back in memory too, so the game is never ahead of its file.
+
+**Epochs** (docs/architecture.md).  The log is cut into epochs, each played with one program and one set of
+data (:mod:`core.provenance`).  ``Game.open`` loads the latest snapshot of the current epoch and replays the
+log after it.  When this program or its data differ from the current epoch's, or the replay does not
+reproduce a stored hash, the game continues from the state at the end of its log *as it was played* (the
+head) under this program, as a new epoch: its start state is stored, the actions after it are verified from
+it, and ``Game.note`` tells the players in one sentence what changed and that nothing was lost.  Actions
+logged before the change are never re-applied under the new rules (so none can become illegal or change
+its result); :func:`verify` checks each earlier epoch by its own hashes as far as this program reproduces it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import msgspec
 
-from core.decisions import Action
+from core import provenance
+from core.decisions import Action, Decision, GameOver, IllegalAction
 from core.dice import Dice, ScriptedDice, SeededDice
 from core.engine import Engine, LogEntry
 from core.newgame import initial_state
+from core.provenance import Provenance
 from core.scenario import Scenario, load
 from core.state import GameState
-from core.store import SNAPSHOT_EVERY, ActionRow, SnapshotRow, Store, StoreError
+from core.store import SNAPSHOT_EVERY, ActionRow, EpochRow, HeadRow, SnapshotRow, Store, StoreError
 
 
 class _RecordedDice:
-    """Replays the dice recorded in the log, checking them against the seed where the game used seeded dice."""
+    """Replays the dice recorded in the log (a LAN client's dice, a replay's dice)."""
 
     def __init__(self) -> None:
         self.queue: list[int] = []
@@ -36,18 +47,110 @@ class _RecordedDice:
         return self.queue.pop(0)
 
 
+def public_hash(state: GameState) -> str:
+    """The state hash without the seed: what LAN clients, who never see the seed, verify (issue 14)."""
+    seed = state.seed
+    state.seed = 0
+    try:
+        return state.hash()
+    finally:
+        state.seed = seed
+
+
+def public_state(state: GameState) -> bytes:
+    """The state's canonical JSON with the seed blanked (0): the only state a LAN client receives."""
+    seed = state.seed
+    state.seed = 0
+    try:
+        return state.encode()
+    finally:
+        state.seed = seed
+
+
 @dataclass
-class VerifyReport:
-    ok: bool
-    actions: int
-    first_bad: int | None
-    message: str
+class _Checkpoint:
+    """Everything ``Engine.apply`` changes, to take an action back when its commit fails."""
+
+    state: bytes
+    pending: Decision | None
+    undo: list
+    log: int
+
+    @classmethod
+    def take(cls, eng: Engine) -> "_Checkpoint":
+        return cls(eng.state.encode(), eng.pending(), list(eng._undo), len(eng.log))
+
+    def restore(self, eng: Engine) -> None:
+        eng.state = GameState.decode(self.state)
+        eng._pending = self.pending
+        eng._undo = self.undo
+        del eng.log[self.log:]
+
+
+def _provenance(e: EpochRow) -> Provenance:
+    return Provenance(version=e.version, code=e.code, files=json.loads(e.files or "{}"), data=e.data)
+
+
+def _decode(path: Path, data: bytes, what: str) -> GameState:
+    try:
+        return GameState.decode(data)
+    except msgspec.DecodeError as exc:
+        raise StoreError(f"{path}: {what} is not a valid game state ({exc})") from exc
+
+
+@dataclass
+class _Replay:
+    """The outcome of replaying logged actions: how many reproduced, and where and why it stopped."""
+
+    reproduced: int = 0
+    bad: int | None = None
+    why: str = ""
+    last_good: bytes = b""     # the state after the last reproduced action
+
+
+def _replay(eng: Engine, recorded: _RecordedDice, rows: list[ActionRow], *, check_seed: bool) -> _Replay:
+    """Apply ``rows`` with their recorded dice while every stored hash is reproduced.
+
+    A refusal (the action is no longer legal), other dice or another state hash ends the replay and is
+    reported; any other exception is a program error and propagates (it is not a change of rules).
+    """
+    out = _Replay(last_good=eng.state.encode())
+    seed_dice = SeededDice()
+    for row in rows:
+        rolls = json.loads(row.rolls)
+        if check_seed:
+            base = eng.state.dice_drawn
+            expect = [seed_dice.d6(eng.state.seed, base + i) for i in range(len(rolls))]
+            if expect != rolls:
+                out.bad, out.why = row.seq, f"its recorded dice {rolls} are not the seed's {expect}"
+                return out
+        recorded.queue = list(rolls)
+        try:
+            entry = eng.apply(Action.from_json(row.action))
+        except (IllegalAction, GameOver) as exc:
+            out.bad, out.why = row.seq, f"it is refused: {exc}"
+            return out
+        except StoreError:
+            out.bad, out.why = row.seq, "it needs more dice than the log records"
+            return out
+        if recorded.queue:
+            out.bad, out.why = row.seq, "it uses fewer dice than the log records"
+            return out
+        if entry.hash != row.hash:
+            out.bad, out.why = row.seq, "it gives a different state than the one saved"
+            return out
+        out.reproduced += 1
+        out.last_good = eng.state.encode()
+    return out
 
 
 class Game:
-    def __init__(self, store: Store, engine: Engine):
+    def __init__(self, store: Store, engine: Engine, epochs: list[EpochRow] | None = None, note: str = ""):
         self.store = store
         self.engine = engine
+        self.epochs: list[EpochRow] = epochs if epochs is not None else store.epochs()
+        #: one sentence for the players when this open began a new epoch (or, read-only, would begin one)
+        self.note = note
         self._since_snapshot = 0
 
     # -- construction ---------------------------------------------------------
@@ -58,52 +161,139 @@ class Game:
         st = initial_state(sc, seed)
         eng = Engine(st, dice)
         kind = "scripted" if isinstance(dice, ScriptedDice) else "seeded"
+        prov = provenance.current()
         # the initial state stored is the settled one, so replay starts exactly here
-        store = Store.create(Path(path), scenario=sc.id, seed=seed, initial_state=eng.state.encode(),
-                             initial_hash=eng.hash(), dice=kind, overwrite=overwrite)
-        return cls(store, eng)
+        start = eng.state.encode()
+        epoch = EpochRow(n=1, first_seq=1, start=start, start_hash=eng.hash(), version=prov.version, code=prov.code,
+                         data=prov.data, files=json.dumps(prov.files, sort_keys=True), created=time.time())
+        store = Store.create(Path(path), scenario=sc.id, seed=seed, initial_state=start, initial_hash=eng.hash(),
+                             dice=kind, overwrite=overwrite, epoch=epoch)
+        return cls(store, eng, [epoch])
 
     @classmethod
-    def open(cls, path: Path | str) -> "Game":
-        store = Store.open(Path(path))
-        snap = store.snapshot()
+    def open(cls, path: Path | str, *, read_only: bool = False) -> "Game":
+        """Open a game to play it (``read_only``: to show or watch it; nothing is written)."""
+        store = Store.open(Path(path), read_only=read_only)
         try:
-            state = GameState.decode(snap.state)
-        except msgspec.DecodeError as exc:
-            raise StoreError(f"{path}: snapshot {snap.seq} is not a valid game state ({exc})") from exc
+            return cls._load(store)
+        except BaseException:
+            store.close()
+            raise
+
+    @classmethod
+    def _load(cls, store: Store) -> "Game":
+        path = store.path
+        epochs = store.epochs()
+        cur = epochs[-1]
+        seeded = store.meta.get("dice", "seeded") == "seeded"
+        rows = list(store.actions(0))
+        # the latest snapshot taken in this epoch, else the epoch's start state
+        snap = store.latest_snapshot(at_least=cur.first_seq)
+        if snap is not None:
+            base, base_state, base_hash = snap.seq, snap.state, snap.hash
+        else:
+            base, base_state, base_hash = cur.first_seq - 1, cur.start, cur.start_hash
         recorded = _RecordedDice()
-        eng = Engine(state, recorded)
-        eng.log = [_entry(r) for r in store.actions(0) if r.seq <= snap.seq]
-        for row in store.actions(snap.seq):
-            recorded.queue = json.loads(row.rolls)
-            entry = eng.apply(Action.from_json(row.action))
-            if entry.hash != row.hash:
-                raise StoreError(f"{path}: replaying action #{row.seq} gives a different state than the one saved")
-        eng.dice = SeededDice() if store.meta.get("dice", "seeded") == "seeded" else recorded
-        return cls(store, eng)
+        eng = Engine(_decode(path, base_state, f"the state at action #{base}"), recorded)
+        eng.log = [_entry(r) for r in rows if r.seq <= base]
+        if eng.hash() != base_hash:
+            rep = _Replay(bad=base + 1, why="the state it starts from settles differently", last_good=base_state)
+        else:
+            rep = _replay(eng, recorded, [r for r in rows if r.seq > base], check_seed=False)
+        changed = not provenance.current().same_as(_provenance(cur))
+        if rep.bad is None and not changed:
+            eng.dice = SeededDice() if seeded else recorded
+            return cls(store, eng, epochs)
+        return cls._new_epoch(store, epochs, rows, rep, reproduced_state=eng.state.encode(), seeded=seeded)
+
+    @classmethod
+    def _new_epoch(cls, store: Store, epochs: list[EpochRow], rows: list[ActionRow], rep: _Replay, *,
+                   reproduced_state: bytes, seeded: bool) -> "Game":
+        """Continue the game under this program as epoch n+1 from the state at the end of its log."""
+        path = store.path
+        cur = epochs[-1]
+        prov = provenance.current()
+        last = rows[-1].seq if rows else 0
+        hashes = {r.seq: r.hash for r in rows}
+
+        def hash_after(seq: int) -> str:
+            return hashes[seq] if seq >= cur.first_seq else cur.start_hash
+
+        head = store.head()
+        lost = ""
+        if head is not None and head.seq == last and head.hash == hash_after(last):
+            if _sha(head.state) != head.hash:
+                raise StoreError(f"{path}: the file's last state does not match its log (the file is damaged)")
+            cont, from_seq = head.state, last
+        elif rep.bad is None:
+            cont, from_seq = reproduced_state, last          # every action reproduced: the same state
+        else:
+            # a schema-1 file (no head) whose log this program no longer reproduces to its end
+            cont, from_seq = rep.last_good, rep.bad - 1
+            lost = (f"; this file was saved before the program kept its last state, so actions #{rep.bad}-#{last} "
+                    f"stay in the file but are not on the board")
+        what = prov.change_from(_provenance(cur))
+        if rep.bad is not None and not what:
+            what = (f"the program's rules (action #{rep.bad} no longer replays as it was played: {rep.why}; "
+                    f"the program changed without a new version number)")
+        elif not what:
+            what = "the program"
+        try:
+            eng = Engine(_decode(path, cont, f"the state at action #{from_seq}"), _RecordedDice())
+        except StoreError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - refused with its reason, never turned into another game
+            raise StoreError(f"{path}: this program cannot continue the game from action #{from_seq} "
+                             f"({type(exc).__name__}: {exc})") from exc
+        eng.log = [_entry(r) for r in rows]
+        eng.dice = SeededDice() if seeded else eng.dice
+        n = cur.n + 1
+        st = eng.state
+        where = f"GT {st.gt}, action #{from_seq}"
+        if store.read_only:
+            note = (f"{_cap(what)} changed since {path.name} was last played: opening it to play continues it from "
+                    f"where it was left ({where}) under the new rules as epoch {n}; nothing is lost{lost}.")
+            return cls(store, eng, epochs, note)
+        note = (f"{_cap(what)} changed since {path.name} was last played: it continues from where it was left "
+                f"({where}) under the new rules as epoch {n}; nothing was lost, and the earlier actions stay in the "
+                f"log as they were played{lost}.")
+        start = st.encode()
+        epoch = EpochRow(n=n, first_seq=last + 1, from_seq=from_seq, from_hash=hash_after(from_seq),
+                         diverged=rep.bad or 0, start=start,
+                         start_hash=eng.hash(), version=prov.version, code=prov.code, data=prov.data,
+                         files=json.dumps(prov.files, sort_keys=True), note=note, created=time.time())
+        store.add_epoch(epoch, HeadRow(seq=last, state=start, hash=epoch.start_hash))
+        return cls(store, eng, [*epochs, epoch], note)
 
     def close(self) -> None:
         self.store.close()
 
     # -- play -----------------------------------------------------------------
     def act(self, action: Action) -> LogEntry:
-        """Apply and commit one action; refused actions raise IllegalAction and change nothing."""
-        entry = self.engine.apply(action)
+        """Apply and commit one action.  A refused action, or one whose commit fails, changes nothing."""
+        if self.store.read_only:
+            raise StoreError(f"{self.store.path}: opened read-only to watch; actions are taken where it is played")
+        eng = self.engine
+        before = _Checkpoint.take(eng)
+        entry = eng.apply(action)
         row = ActionRow(
             seq=entry.seq, kind=action.kind, side=action.side, action=action.to_json().decode(),
             rolls=json.dumps(entry.rolls), events=json.dumps(entry.events), hash=entry.hash,
             gt=entry.gt, phase=entry.phase, created=time.time(),
         )
+        state = eng.state.encode()
+        since = self._since_snapshot
         self._since_snapshot += 1
         snap = None
-        if self._since_snapshot >= SNAPSHOT_EVERY and not self.engine._undo:  # snapshots only where undo cannot reach back
-            snap = SnapshotRow(seq=entry.seq, state=self.engine.state.encode(), hash=entry.hash)
+        if self._since_snapshot >= SNAPSHOT_EVERY and not eng._undo:  # snapshots only where undo cannot reach back
+            snap = SnapshotRow(seq=entry.seq, state=state, hash=entry.hash)
             self._since_snapshot = 0
         try:
-            self.store.append(row, snap)
-        except Exception:
-            # the action could not be committed: take it back in memory too
-            self.engine.log.pop()
+            self.store.append(row, snap, HeadRow(seq=entry.seq, state=state, hash=entry.hash))
+        except BaseException:
+            # the action could not be committed: the game goes back to exactly where the file is
+            before.restore(eng)
+            self._since_snapshot = since
             raise
         return entry
 
@@ -111,39 +301,146 @@ class Game:
     def state(self) -> GameState:
         return self.engine.state
 
+    @property
+    def epoch(self) -> EpochRow:
+        return self.epochs[-1]
+
+    def epoch_starts(self) -> dict[int, bytes]:
+        """``{number of actions before it: start state}`` of every epoch after the first (replay checkpoints)."""
+        return {e.first_seq - 1: e.start for e in self.epochs[1:]}
+
+
+def why_unopenable(path: Path | str, exc: BaseException) -> str:
+    """One sentence naming the file and why it cannot be opened (for ``dfd show`` and the app; no traceback)."""
+    if isinstance(exc, StoreError):
+        text = str(exc)
+        return text if text.startswith(str(path)) else f"{path}: {text}"
+    if isinstance(exc, OSError):
+        return f"{path}: cannot be read ({exc.strerror or exc})"
+    return f"{path}: this program cannot open it ({type(exc).__name__}: {exc})"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
 
 def _entry(row: ActionRow) -> LogEntry:
     return LogEntry(seq=row.seq, action=Action.from_json(row.action), rolls=json.loads(row.rolls), hash=row.hash,
                     events=json.loads(row.events), gt=row.gt, phase=row.phase)
 
 
+# -- verification ---------------------------------------------------------------
+
+@dataclass
+class EpochReport:
+    n: int
+    first: int            # its first action
+    last: int             # its last action (first - 1 when it has none)
+    reproduced: int       # how many of its actions this program reproduces, from its start
+    ok: bool
+    text: str
+
+
+@dataclass
+class VerifyReport:
+    ok: bool
+    actions: int                       # actions reproduced by this program, all epochs together
+    first_bad: int | None              # the first action that makes the file fail verification
+    message: str
+    epochs: list[EpochReport] = field(default_factory=list)
+
+
 def verify(path: Path | str) -> VerifyReport:
-    """Replay the whole log from the initial state; every stored hash must be reproduced."""
-    store = Store.open(Path(path))
+    """Replay the log epoch by epoch (read-only).
+
+    Each epoch is replayed from its own stored start state.  An epoch played with this program and data must
+    reproduce every stored hash.  An epoch played with another program is verified by its own hashes as far
+    as this program reproduces them; where it stops reproducing, the rest of that epoch stands on the hashes
+    recorded by the program that played it, and the next epoch must continue exactly the state it left
+    (``from_hash``).  The dice of a seeded game must be the seed's, in every epoch.
+    """
+    store = Store.open(Path(path), read_only=True)
     try:
-        start = GameState.decode(store.initial_state())
-        seeded = store.meta.get("dice", "seeded") == "seeded"
-        seed_dice = SeededDice()
-        recorded = _RecordedDice()
-        eng = Engine(start, recorded)
-        n = 0
-        for row in store.actions(0):
-            rolls = json.loads(row.rolls)
-            if seeded:
-                base = eng.state.dice_drawn
-                expect = [seed_dice.d6(eng.state.seed, base + i) for i in range(len(rolls))]
-                if expect != rolls:
-                    return VerifyReport(False, n, row.seq, f"action #{row.seq}: recorded dice {rolls} are not the seed's {expect}")
-            recorded.queue = list(rolls)
-            try:
-                entry = eng.apply(Action.from_json(row.action))
-            except Exception as exc:  # noqa: BLE001 - report any failure with its action
-                return VerifyReport(False, n, row.seq, f"action #{row.seq} ({row.kind}) is refused on replay: {exc}")
-            if recorded.queue:
-                return VerifyReport(False, n, row.seq, f"action #{row.seq}: the log records more dice than the replay used")
-            if entry.hash != row.hash:
-                return VerifyReport(False, n, row.seq, f"action #{row.seq}: state hash differs from the stored one")
-            n += 1
-        return VerifyReport(True, n, None, f"OK: {n} actions replayed, every state hash reproduced")
+        return _verify(store)
     finally:
         store.close()
+
+
+def _verify(store: Store) -> VerifyReport:
+    epochs = store.epochs()
+    rows = list(store.actions(0))
+    seeded = store.meta.get("dice", "seeded") == "seeded"
+    now = provenance.current()
+    reports: list[EpochReport] = []
+    total, first_bad = 0, None
+    hashes = {r.seq: r.hash for r in rows}
+    for i, e in enumerate(epochs):
+        nxt = epochs[i + 1].first_seq if i + 1 < len(epochs) else (rows[-1].seq + 1 if rows else 1)
+        nxt = max(nxt, e.first_seq)
+        mine = [r for r in rows if e.first_seq <= r.seq < nxt]
+        last = nxt - 1
+        label = f"epoch {e.n} (actions #{e.first_seq}-#{last}" if mine else f"epoch {e.n} (no actions yet"
+        label += f", {_played_with(e)})"
+        problem = ""
+        if i > 0:
+            prev = epochs[i - 1]
+            want = hashes.get(e.from_seq) if e.from_seq >= prev.first_seq else prev.start_hash
+            if e.from_seq > e.first_seq - 1 or e.from_hash != want:
+                problem = f"it does not continue the state after action #{e.from_seq} (the file is damaged)"
+        if not problem and _sha(e.start) != e.start_hash:
+            problem = "its stored start state does not match its hash (the file is damaged)"
+        recorded = _RecordedDice()
+        eng = Engine(_decode(store.path, e.start, f"the start of epoch {e.n}"), recorded)
+        same = now.same_as(_provenance(e))
+        if problem:
+            rep = _Replay(bad=e.first_seq)
+        elif eng.hash() != e.start_hash:
+            rep = _Replay(bad=e.first_seq, why="its start state settles differently under this program")
+        else:
+            rep = _replay(eng, recorded, mine, check_seed=seeded)
+        total += rep.reproduced
+        if problem:
+            ok, text = False, f"{label}: FAIL, {problem}"
+        elif rep.bad is None:
+            ok, text = True, f"{label}: OK, all {len(mine)} actions reproduced"
+        elif "seed's" in rep.why or (same and not _superseded_at(epochs, i, rep.bad)):
+            ok, text = False, f"{label}: FAIL at action #{rep.bad}: {rep.why}"
+        else:
+            ok = True
+            text = (f"{label}: OK, this program reproduces {rep.reproduced} of its {len(mine)} actions from its "
+                    f"start; from action #{rep.bad} on ({rep.why}) it stands on the hashes recorded when it was "
+                    f"played")
+        if not ok and first_bad is None:
+            first_bad = rep.bad
+        reports.append(EpochReport(e.n, e.first_seq, last, rep.reproduced, ok, text))
+    head = store.head()
+    if head is not None and rows and epochs[-1].first_seq <= rows[-1].seq and head.hash != rows[-1].hash:
+        reports.append(EpochReport(0, 0, 0, 0, False, "the stored last state does not match the last action"))
+        first_bad = first_bad or rows[-1].seq
+    ok = all(r.ok for r in reports)
+    n = len(rows)
+    head_line = (f"OK: {n} actions in {len(epochs)} epoch{'s' if len(epochs) > 1 else ''}, every epoch verified"
+                 if ok else f"FAIL: {n} actions in {len(epochs)} epoch{'s' if len(epochs) > 1 else ''}")
+    if ok and len(epochs) == 1 and reports[0].reproduced == n:
+        head_line = f"OK: {n} actions replayed, every state hash reproduced"
+    message = "\n".join([head_line, *("  " + r.text for r in reports)])
+    return VerifyReport(ok, total, first_bad, message, reports)
+
+
+def _superseded_at(epochs: list[EpochRow], i: int, bad: int) -> bool:
+    """Whether epoch ``i``, played with this very program, was closed because its replay stopped at ``bad`` or
+    before (a rules change without a new version number, e.g. a development build) rather than being damaged."""
+    return i + 1 < len(epochs) and 0 < epochs[i + 1].diverged <= bad
+
+
+def _played_with(e: EpochRow) -> str:
+    if not e.version:
+        return "played before the program recorded its version"
+    now = provenance.current()
+    if now.same_as(_provenance(e)):
+        return f"played with this program ({e.version})"
+    return f"played with {e.version}; since then {now.change_from(_provenance(e)) or 'the program'} changed"

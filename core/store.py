@@ -2,9 +2,13 @@
 
 The file holds the scenario, the seed, the initial state (action 0), an
 append-only log with one row per action (its JSON, its dice, the state hash
-after it) and periodic snapshots.  Every action is committed as it happens
-(WAL mode, synchronous=FULL), so a crash loses nothing already confirmed.
-Loading = latest snapshot + replay of the log after it.
+after it), periodic snapshots, the *head* (the state after the last action,
+rewritten in every action's transaction) and the *epochs* of the log (the
+program and data each stretch of the log was played with, and the state each
+one starts from; see :mod:`core.game`).  Every action is committed as it
+happens (WAL mode, synchronous=FULL), so a crash loses nothing already
+confirmed.  Loading = latest snapshot of the current epoch + replay of the log
+after it.
 
 Before anything is opened for writing, :func:`inspect_file` checks the file
 read-only: SQLite header, DFD application id, schema version, integrity.  A
@@ -15,6 +19,7 @@ and nothing is written to it.
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import time
 from pathlib import Path
@@ -24,7 +29,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine as SAEngine
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2          # 2: head and epochs (schema 1 files are upgraded when opened for play)
 APPLICATION_ID = 0x44464431  # "DFD1" in the SQLite header (offset 68)
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SNAPSHOT_EVERY = 200
@@ -61,6 +66,45 @@ class SnapshotRow(SQLModel, table=True):
     hash: str
 
 
+class HeadRow(SQLModel, table=True):
+    """The state after the last action (one row): what the game continues from if the rules change."""
+
+    __tablename__ = "dfd_head"
+    id: int = Field(default=1, primary_key=True)
+    seq: int
+    state: bytes
+    hash: str
+
+
+class EpochRow(SQLModel, table=True):
+    """A stretch of the log played with one program and one set of data (docs/architecture.md, "Epochs").
+
+    Actions ``first_seq`` up to the next epoch's ``first_seq - 1`` belong to it.  It starts from ``start`` (the
+    state continued from, settled by the program that began the epoch), which continues the state after action
+    ``from_seq`` whose stored hash is ``from_hash``.  ``diverged`` is the first action of the previous epoch that
+    this epoch's program did not reproduce when it began (0: it reproduced every action it replayed).
+    """
+
+    __tablename__ = "dfd_epoch"
+    n: int = Field(primary_key=True)
+    first_seq: int
+    from_seq: int = 0
+    from_hash: str = ""
+    diverged: int = 0
+    start: bytes
+    start_hash: str
+    version: str = ""
+    code: str = ""
+    data: str = ""
+    files: str = "{}"       # JSON {data file: short sha256}
+    note: str = ""          # the sentence the players were shown when the epoch began
+    created: float = 0.0
+
+
+V1_TABLES = {"dfd_meta", "dfd_action", "dfd_snapshot"}
+V2_TABLES = V1_TABLES | {"dfd_head", "dfd_epoch"}
+
+
 def inspect_file(path: Path) -> dict[str, str]:
     """Check ``path`` read-only and return its metadata, or raise StoreError (nothing is written)."""
     path = Path(path)
@@ -90,7 +134,7 @@ def inspect_file(path: Path) -> dict[str, str]:
             if ok != "ok":
                 raise StoreError(f"{path}: the file is damaged (SQLite quick_check: {ok})")
             tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            missing = {"dfd_meta", "dfd_action", "dfd_snapshot"} - tables
+            missing = (V2_TABLES if version >= 2 else V1_TABLES) - tables
             if missing:
                 raise StoreError(f"{path}: incomplete game file (missing tables {', '.join(sorted(missing))})")
             meta = dict(con.execute("SELECT key, value FROM dfd_meta").fetchall())
@@ -106,32 +150,46 @@ def inspect_file(path: Path) -> dict[str, str]:
     return meta
 
 
-def _engine(path: Path) -> SAEngine:
-    eng = create_engine(f"sqlite:///{path}", connect_args={"check_same_thread": False})
+def _engine(path: Path, read_only: bool = False) -> SAEngine:
+    if read_only:
+        uri = f"file:{Path(path).resolve().as_posix()}?mode=ro"
+        eng = create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False))
+    else:
+        eng = create_engine(f"sqlite:///{path}", connect_args={"check_same_thread": False})
 
     @event.listens_for(eng, "connect")
     def _pragmas(dbapi_con, _record):  # type: ignore[no-untyped-def]
         cur = dbapi_con.cursor()
-        cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA synchronous=FULL")
+        if read_only:
+            cur.execute("PRAGMA query_only=ON")
+        else:
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
 
     return eng
 
 
-class Store:
-    """An open .dfd file."""
+def _put_head(s: Session, head: HeadRow) -> None:
+    s.execute(HeadRow.__table__.insert().prefix_with("OR REPLACE").values(  # type: ignore[attr-defined]
+        id=1, seq=head.seq, state=head.state, hash=head.hash))
 
-    def __init__(self, path: Path, sa: SAEngine, meta: dict[str, str]):
+
+class Store:
+    """An open .dfd file (``read_only``: for watching or showing it while another program plays it)."""
+
+    def __init__(self, path: Path, sa: SAEngine, meta: dict[str, str], read_only: bool = False):
         self.path = Path(path)
         self._sa = sa
         self.meta = meta
+        self.read_only = read_only
 
     # -- creation / opening -------------------------------------------------
     @classmethod
     def create(cls, path: Path, *, scenario: str, seed: int, initial_state: bytes, initial_hash: str,
-               dice: str = "seeded", overwrite: bool = False) -> "Store":
+               dice: str = "seeded", overwrite: bool = False, epoch: EpochRow | None = None) -> "Store":
+        """A new file holding the initial state (snapshot 0, head) and ``epoch`` 1 (its provenance)."""
         path = Path(path)
         if path.exists():
             if not overwrite:
@@ -150,60 +208,152 @@ class Store:
         finally:
             con.close()
         sa = _engine(path)
-        SQLModel.metadata.create_all(sa, tables=[Meta.__table__, ActionRow.__table__, SnapshotRow.__table__])  # type: ignore[list-item]
+        SQLModel.metadata.create_all(sa, tables=[t.__table__ for t in _TABLES])  # type: ignore[attr-defined]
         meta = {"app": "Desert Fox Campaign Manager", "schema": str(SCHEMA_VERSION), "scenario": scenario,
-                "seed": str(seed), "dice": dice, "created": f"{time.time():.0f}"}
-        with Session(sa) as s:
+                "seed": str(seed), "dice": dice, "created": f"{time.time():.0f}", "game_id": secrets.token_hex(16)}
+        epoch = epoch or EpochRow(n=1, first_seq=1, start=initial_state, start_hash=initial_hash)
+        with Session(sa, expire_on_commit=False) as s:
             for k, v in meta.items():
                 s.add(Meta(key=k, value=v))
             s.add(SnapshotRow(seq=0, state=initial_state, hash=initial_hash))
+            s.add(epoch)
+            _put_head(s, HeadRow(seq=0, state=initial_state, hash=initial_hash))
             s.commit()
         return cls(path, sa, meta)
 
     @classmethod
-    def open(cls, path: Path) -> "Store":
-        meta = inspect_file(Path(path))
-        return cls(Path(path), _engine(Path(path)), meta)
+    def open(cls, path: Path, read_only: bool = False) -> "Store":
+        """Open ``path``; for play (``read_only=False``) a schema-1 file is upgraded to the current schema."""
+        path = Path(path)
+        meta = inspect_file(path)
+        store = cls(path, _engine(path, read_only), meta, read_only)
+        if not read_only and int(meta.get("schema", "1")) < SCHEMA_VERSION:
+            store._upgrade()
+        return store
+
+    def _upgrade(self) -> None:
+        """Schema 1 -> 2: the head and epoch tables; the epoch of the earlier log has no recorded provenance."""
+        SQLModel.metadata.create_all(self._sa, tables=[HeadRow.__table__, EpochRow.__table__])  # type: ignore[list-item]
+        snap0 = self.snapshot(0)
+        with Session(self._sa) as s:
+            if s.get(EpochRow, 1) is None:
+                s.add(EpochRow(n=1, first_seq=1, start=snap0.state, start_hash=snap0.hash,
+                               note="played before the program recorded its version"))
+            s.merge(Meta(key="schema", value=str(SCHEMA_VERSION)))
+            if "game_id" not in self.meta:
+                s.merge(Meta(key="game_id", value=secrets.token_hex(16)))
+            s.commit()
+        with self._sa.connect() as con:
+            con.exec_driver_sql(f"PRAGMA user_version={SCHEMA_VERSION}")
+            con.commit()
+        self.meta = {**self.meta, "schema": str(SCHEMA_VERSION)}
+        self.meta.setdefault("game_id", self.get_meta("game_id"))
 
     def close(self) -> None:
         self._sa.dispose()
 
     # -- writing ------------------------------------------------------------
-    def append(self, row: ActionRow, snapshot: SnapshotRow | None = None) -> None:
-        """Commit one action (and optionally a snapshot) in one transaction."""
+    def _writable(self) -> None:
+        if self.read_only:
+            raise StoreError(f"{self.path}: opened read-only (to watch); it cannot be written")
+
+    def append(self, row: ActionRow, snapshot: SnapshotRow | None = None, head: HeadRow | None = None,
+               extra: tuple[SQLModel, ...] = ()) -> None:
+        """Commit one action (its head state, optionally a snapshot and ``extra`` rows) in one transaction."""
+        self._writable()
         with Session(self._sa) as s:
             s.add(row)
             if snapshot is not None:
                 s.add(snapshot)
+            for r in extra:
+                s.add(r)
+            if head is not None:
+                _put_head(s, head)
+            s.commit()
+
+    def add_epoch(self, epoch: EpochRow, head: HeadRow) -> None:
+        """Begin a new epoch of the log (and its head) in one transaction."""
+        self._writable()
+        with Session(self._sa, expire_on_commit=False) as s:
+            s.add(epoch)
+            _put_head(s, head)
             s.commit()
 
     def set_meta(self, key: str, value: str) -> None:
+        self._writable()
         with Session(self._sa) as s:
             s.merge(Meta(key=key, value=value))
             s.commit()
         self.meta[key] = value
 
     # -- reading ------------------------------------------------------------
-    def actions(self, after: int = 0) -> Iterator[ActionRow]:
+    def get_meta(self, key: str) -> str:
         with Session(self._sa) as s:
-            yield from s.exec(select(ActionRow).where(ActionRow.seq > after).order_by(ActionRow.seq))
+            row = s.get(Meta, key)
+        return row.value if row is not None else ""
+
+    def _has(self, table: str) -> bool:
+        with self._sa.connect() as con:
+            return con.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)).first() \
+                is not None
+
+    def actions(self, after: int = 0, upto: int | None = None) -> Iterator[ActionRow]:
+        with Session(self._sa) as s:
+            q = select(ActionRow).where(ActionRow.seq > after)
+            if upto is not None:
+                q = q.where(ActionRow.seq <= upto)
+            yield from s.exec(q.order_by(ActionRow.seq))
+
+    def action(self, seq: int) -> ActionRow | None:
+        with Session(self._sa) as s:
+            return s.get(ActionRow, seq)
 
     def count(self) -> int:
         with self._sa.connect() as con:
             return int(con.exec_driver_sql("SELECT COALESCE(MAX(seq), 0) FROM dfd_action").scalar() or 0)
 
-    def snapshot(self, seq: int | None = None) -> SnapshotRow:
-        """The snapshot at ``seq`` or, by default, the latest one."""
+    def snapshot(self, seq: int | None = None, *, at_least: int = 0) -> SnapshotRow:
+        """The snapshot at ``seq`` or, by default, the latest one (not before ``at_least``)."""
         with Session(self._sa) as s:
             q = select(SnapshotRow)
-            q = q.where(SnapshotRow.seq == seq) if seq is not None else q.order_by(SnapshotRow.seq.desc())  # type: ignore[attr-defined]
+            if seq is not None:
+                q = q.where(SnapshotRow.seq == seq)
+            else:
+                q = q.where(SnapshotRow.seq >= at_least).order_by(SnapshotRow.seq.desc())  # type: ignore[attr-defined]
             row = s.exec(q).first()
         if row is None:
             raise StoreError(f"{self.path}: no snapshot {'at ' + str(seq) if seq is not None else ''}")
         return row
 
+    def latest_snapshot(self, at_least: int) -> SnapshotRow | None:
+        try:
+            return self.snapshot(at_least=at_least)
+        except StoreError:
+            return None
+
     def initial_state(self) -> bytes:
         return self.snapshot(0).state
+
+    def head(self) -> HeadRow | None:
+        """The stored state after the last action (None in a schema-1 file, which did not keep it)."""
+        if not self._has("dfd_head"):
+            return None
+        with Session(self._sa) as s:
+            return s.get(HeadRow, 1)
+
+    def epochs(self) -> list[EpochRow]:
+        """The epochs in order; a schema-1 file (read-only) has one, of unknown provenance."""
+        if self._has("dfd_epoch"):
+            with Session(self._sa) as s:
+                rows = list(s.exec(select(EpochRow).order_by(EpochRow.n)))  # type: ignore[arg-type]
+            if rows:
+                return rows
+        snap0 = self.snapshot(0)
+        return [EpochRow(n=1, first_seq=1, start=snap0.state, start_hash=snap0.hash,
+                         note="played before the program recorded its version")]
+
+
+_TABLES = (Meta, ActionRow, SnapshotRow, HeadRow, EpochRow)
 
 
 def rolls_of(row: ActionRow) -> list[int]:

@@ -33,7 +33,7 @@ from zmq.auth.thread import ThreadAuthenticator
 
 from core.decisions import ALLIED, AXIS, GameOver, IllegalAction
 from core.game import Game
-from core.store import ActionRow, SnapshotRow, StoreError
+from core.store import ActionRow, HeadRow, SnapshotRow, StoreError
 from net import keys as keymod
 from net import protocol as P
 
@@ -255,16 +255,14 @@ class Host:
                 self._by[r.seq] = r.key
         self._pending_cmd: NetCommandRow | None = None
 
-        def append(row: ActionRow, snapshot: SnapshotRow | None = None) -> None:
+        store_append = g.store.append
+
+        def append(row: ActionRow, snapshot: SnapshotRow | None = None, head: HeadRow | None = None,
+                   extra: tuple = ()) -> None:
             # Store.append plus the command row, in one transaction: an action and the command
             # that produced it are committed together or not at all.
-            with Session(sa) as s:
-                s.add(row)
-                if snapshot is not None:
-                    s.add(snapshot)
-                if self._pending_cmd is not None:
-                    s.add(self._pending_cmd)
-                s.commit()
+            cmd = (self._pending_cmd,) if self._pending_cmd is not None else ()
+            store_append(row, snapshot, head, extra=(*extra, *cmd))
 
         g.store.append = append  # type: ignore[method-assign]
         self.game = g

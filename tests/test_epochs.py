@@ -1,0 +1,320 @@
+"""Issue 14: a campaign file survives a failed write and every change of the rules or data (epochs)."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import shutil
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import sqlmodel
+
+from core import provenance
+from core.decisions import Action
+from core.game import Game, verify
+from core.store import StoreError
+
+ROOT = Path(__file__).resolve().parent.parent
+WALK = str(Path(__file__).parent / "fixtures" / "walk.toml")
+
+
+def play(g: Game, n: int) -> None:
+    for _ in range(n):
+        d = g.engine.pending()
+        if d is None:
+            return
+        g.act(d.options[0].action)
+
+
+def files_digest(p: Path) -> str:
+    h = hashlib.sha256()
+    for suffix in ("", "-wal"):
+        f = Path(str(p) + suffix)
+        h.update(f.read_bytes() if f.exists() else b"")   # (a reader may leave an empty -wal behind)
+    return h.hexdigest()
+
+
+def initiative_rolls(g: Game) -> list[int]:
+    return [e.seq for e in g.engine.log if e.action.kind == "roll_initiative"]
+
+
+# -- 1. a failed write leaves the game exactly where its file is ----------------------------------------------
+
+@pytest.mark.parametrize("where", ["append", "commit"])
+def test_commit_failure_leaves_game_and_file_identical(tmp_path, monkeypatch, where):
+    p = tmp_path / "g.dfd"
+    g = Game.new(p, WALK, seed=21)
+    play(g, 25)
+    # the next action rolls dice (the initiative, 6.1) so that a kept state would be visibly ahead
+    while g.engine.pending().options[0].action.kind != "roll_initiative":
+        play(g, 1)
+    hash_before, log_before, file_before = g.engine.hash(), len(g.engine.log), files_digest(p)
+    pending_before = g.engine.pending()
+    action = pending_before.options[0].action
+
+    def disk_full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full (injected)")
+
+    if where == "append":
+        monkeypatch.setattr(g.store, "append", disk_full)
+    else:  # inside Store.append's transaction, after the rows were added
+        monkeypatch.setattr(sqlmodel.Session, "commit", disk_full)
+    with pytest.raises(sqlite3.OperationalError, match="injected"):
+        g.act(action)
+    monkeypatch.undo()
+    assert g.engine.hash() == hash_before
+    assert len(g.engine.log) == log_before
+    assert g.engine.pending() == pending_before
+    watcher = Game.open(p, read_only=True)
+    assert watcher.engine.hash() == hash_before
+    watcher.close()
+    assert files_digest(p) == file_before
+    # play on: the file and the game stay one
+    g.act(action)
+    play(g, 20)
+    h = g.engine.hash()
+    g.close()
+    g2 = Game.open(p)
+    assert g2.engine.hash() == h and len(g2.epochs) == 1
+    g2.close()
+    assert verify(p).ok
+
+
+# -- 2. a changed data file: the game continues as a new epoch ------------------------------------------------
+
+def copy_program(dst: Path) -> Path:
+    """This program's code and data in ``dst`` (a second installation to edit)."""
+    for d in ("core", "app", "net", "resources", "scenarios"):
+        shutil.copytree(ROOT / d, dst / d, ignore=shutil.ignore_patterns("__pycache__"))
+    return dst
+
+
+def run_in(tree: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], check=False, capture_output=True, text=True, cwd=tree,
+                          env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "QT_QPA_PLATFORM": "offscreen"})
+
+
+CONTINUE = textwrap.dedent("""
+    import sys
+    from core.game import Game
+    g = Game.open(sys.argv[1])
+    print(len(g.epochs), g.note)
+    for _ in range(15):
+        g.act(g.engine.pending().options[0].action)
+    print(g.engine.hash())
+    g.close()
+""")
+
+
+def test_changed_data_file_continues_as_an_epoch(tmp_path):
+    p = tmp_path / "campaign.dfd"
+    g = Game.new(p, WALK, seed=22)
+    play(g, 30)
+    played_hash, n = g.engine.hash(), len(g.engine.log)
+    g.close()
+    tree = copy_program(tmp_path / "updated")
+    csv = tree / "resources" / "counters" / "axis.csv"
+    text = csv.read_text(encoding="utf-8")
+    old_row = next(line for line in text.splitlines() if line.startswith("GE-5Pz,"))
+    cols = old_row.split(",")
+    assert cols[11] == "9"          # the cf column (docs/manual.md chapter 13)
+    cols[11] = "10"                  # the player corrects GE-5Pz's CF to match a printed counter
+    csv.write_text(text.replace(old_row, ",".join(cols)), encoding="utf-8")
+
+    shown = run_in(tree, "-m", "app.cli", "show", str(p))
+    assert shown.returncode == 0, shown.stderr
+    assert "resources/counters/axis.csv" in shown.stdout and "epoch 2" in shown.stdout
+    assert len(Game.open(p, read_only=True).epochs) == 1      # showing writes nothing
+
+    r = run_in(tree, "-c", CONTINUE, str(p))
+    assert r.returncode == 0, r.stderr
+    epochs, note = r.stdout.splitlines()[0].split(" ", 1)
+    assert epochs == "2"
+    assert "resources/counters/axis.csv" in note and "epoch 2" in note and "nothing was lost" in note
+    assert note.count(". ") == 0 and note.endswith(".")      # one sentence
+
+    g = Game.open(p, read_only=True)
+    e1, e2 = g.epochs
+    assert (e1.first_seq, e2.first_seq, e2.from_seq) == (1, n + 1, n)
+    assert e2.from_hash == played_hash                         # it continues the state as it was played
+    assert len(g.engine.log) == n + 15
+    g.close()
+
+    v = run_in(tree, "-m", "app.cli", "replay", str(p), "--verify")
+    assert v.returncode == 0, v.stdout + v.stderr
+    assert "epoch 1 (actions #1-#30" in v.stdout and "epoch 2 (actions #31-#45" in v.stdout
+    # this (unchanged) program verifies the same file per epoch as well
+    rep = verify(p)
+    assert rep.ok and [e.n for e in rep.epochs] == [1, 2], rep.message
+    # reopened by the updated program: no further epoch
+    r2 = run_in(tree, "-c", CONTINUE, str(p))
+    assert r2.returncode == 0 and r2.stdout.split(" ", 1)[0] == "2", r2.stderr
+
+
+# -- 3. a changed rule (no new version number): the divergence starts a new epoch ------------------------------
+
+def flip_ghibli(monkeypatch):
+    """A 'rules fix' of the Initiative Table (6.1 / 6.3): every result toggles Ghibli."""
+    from core.rules import initiative
+
+    orig = initiative.read_table
+    monkeypatch.setattr(initiative, "read_table",
+                        lambda modified, gt: dataclasses.replace(orig(modified, gt), ghibli=not orig(modified, gt).ghibli))
+
+
+def test_changed_rule_continues_as_an_epoch(tmp_path, monkeypatch):
+    p = tmp_path / "campaign.dfd"
+    g = Game.new(p, WALK, seed=23)
+    play(g, 40)
+    rolled = initiative_rolls(g)
+    assert rolled, "the log must hold an initiative roll for the changed rule to matter"
+    played_hash, n = g.engine.hash(), len(g.engine.log)
+    played_state = g.state.encode()
+    g.close()
+
+    flip_ghibli(monkeypatch)
+    assert not verify(p).ok        # the current epoch no longer replays: verify says so before the game is opened
+    g = Game.open(p)
+    assert len(g.epochs) == 2
+    assert f"action #{rolled[0]} no longer replays" in g.note and "nothing was lost" in g.note
+    assert g.state.encode() == played_state and g.engine.hash() == played_hash   # the board as it was played
+    assert g.epoch.from_seq == n and g.epoch.first_seq == n + 1
+    play(g, 60)                     # on through the next initiative roll, under the new rule
+    assert initiative_rolls(g)[-1] > n
+    h, m = g.engine.hash(), len(g.engine.log) - n
+    g.close()
+
+    rep = verify(p)
+    assert rep.ok, rep.message
+    e1, e2 = rep.epochs
+    assert e1.reproduced == rolled[0] - 1 and "stands on the hashes recorded" in e1.text
+    assert e2.reproduced == m and f"all {m} actions reproduced" in e2.text
+    g = Game.open(p)
+    assert g.engine.hash() == h and len(g.epochs) == 2 and g.note == ""
+    g.close()
+
+    # back to the old rule: epoch 2 no longer replays; the game goes on as epoch 3, still nothing lost
+    monkeypatch.undo()
+    g = Game.open(p)
+    assert len(g.epochs) == 3 and g.engine.hash() == h
+    play(g, 5)
+    g.close()
+    rep = verify(p)
+    assert rep.ok and len(rep.epochs) == 3, rep.message
+    assert rep.epochs[0].reproduced == n      # epoch 1 reproduces again under its own rule
+
+
+def test_a_program_update_is_an_epoch_boundary_even_when_everything_replays(tmp_path, monkeypatch):
+    p = tmp_path / "g.dfd"
+    g = Game.new(p, WALK, seed=24)
+    play(g, 12)
+    h = g.engine.hash()
+    g.close()
+    now = provenance.current()
+    monkeypatch.setattr(provenance, "current", lambda: dataclasses.replace(now, version="9.9.9"))
+    g = Game.open(p)
+    assert len(g.epochs) == 2 and g.engine.hash() == h
+    assert g.note.startswith(f"The program ({now.version} → 9.9.9) changed since g.dfd was last played")
+    play(g, 3)
+    g.close()
+    rep = verify(p)
+    assert rep.ok and [e.reproduced for e in rep.epochs] == [12, 3], rep.message
+
+
+def test_verify_fails_when_the_epoch_chain_is_broken(tmp_path, monkeypatch):
+    p = tmp_path / "g.dfd"
+    g = Game.new(p, WALK, seed=25)
+    play(g, 10)
+    g.close()
+    now = provenance.current()
+    monkeypatch.setattr(provenance, "current", lambda: dataclasses.replace(now, version="9.9.9"))
+    Game.open(p).close()
+    con = sqlite3.connect(p)
+    con.execute("UPDATE dfd_epoch SET from_hash = 'x' WHERE n = 2")
+    con.commit()
+    con.close()
+    rep = verify(p)
+    assert not rep.ok and "does not continue" in rep.message
+
+
+# -- schema-1 files (saved before epochs) ---------------------------------------------------------------------
+
+def make_schema1(p: Path) -> None:
+    """Turn a file into what the program wrote before issue 14 (no head, no epochs)."""
+    con = sqlite3.connect(p)
+    con.execute("DROP TABLE dfd_head")
+    con.execute("DROP TABLE dfd_epoch")
+    con.execute("UPDATE dfd_meta SET value = '1' WHERE key = 'schema'")
+    con.execute("DELETE FROM dfd_meta WHERE key = 'game_id'")
+    con.execute("PRAGMA user_version=1")
+    con.commit()
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+
+
+def test_schema1_file_is_upgraded_as_a_second_epoch(tmp_path):
+    p = tmp_path / "old.dfd"
+    g = Game.new(p, WALK, seed=26)
+    play(g, 20)
+    h = g.engine.hash()
+    g.close()
+    make_schema1(p)
+    assert verify(p).ok                        # read-only: an old file verifies without being changed
+    g = Game.open(p)
+    assert len(g.epochs) == 2 and g.engine.hash() == h
+    assert "earlier version" in g.note and "nothing was lost" in g.note
+    play(g, 5)
+    g.close()
+    assert verify(p).ok
+
+
+def test_schema1_file_whose_log_no_longer_replays_continues_from_the_last_reproduced_state(tmp_path, monkeypatch):
+    p = tmp_path / "old.dfd"
+    g = Game.new(p, WALK, seed=27)
+    play(g, 40)
+    rolled = initiative_rolls(g)[0]
+    g.close()
+    make_schema1(p)
+    flip_ghibli(monkeypatch)
+    g = Game.open(p)
+    assert g.epoch.from_seq == rolled - 1 and len(g.engine.log) == 40
+    assert f"actions #{rolled}-#40 stay in the file but are not on the board" in g.note
+    play(g, 5)
+    g.close()
+    assert verify(p).ok
+
+
+def test_read_only_open_of_a_changed_game_writes_nothing(tmp_path, monkeypatch):
+    p = tmp_path / "g.dfd"
+    g = Game.new(p, WALK, seed=28)
+    play(g, 8)
+    g.close()
+    before = files_digest(p)
+    now = provenance.current()
+    monkeypatch.setattr(provenance, "current", lambda: dataclasses.replace(now, version="9.9.9"))
+    g = Game.open(p, read_only=True)
+    assert "opening it to play continues it" in g.note and len(g.epochs) == 1
+    with pytest.raises(StoreError, match="read-only"):
+        g.act(g.engine.pending().options[0].action)
+    g.close()
+    assert files_digest(p) == before
+
+
+def test_undo_does_not_reach_into_an_earlier_epoch(tmp_path, monkeypatch):
+    p = tmp_path / "g.dfd"
+    g = Game.new(p, WALK, seed=29)
+    play(g, 3)
+    side = g.engine.log[-1].action.side
+    g.close()
+    now = provenance.current()
+    monkeypatch.setattr(provenance, "current", lambda: dataclasses.replace(now, version="9.9.9"))
+    g = Game.open(p)
+    assert not g.engine.can_undo(side)
+    with pytest.raises(Exception, match="Nothing to take back"):
+        g.act(Action(kind="undo", side=side))
+    g.close()
