@@ -1,80 +1,415 @@
-"""Random-bot fuzzing of whole games: every scenario x several seeds, in parallel.
+"""Fuzz whole games like a user: random bots play every scenario through a real ``.dfd`` file (issue 16).
 
-    .venv/bin/python scripts/fuzz_autoplay.py                 # all ten scenarios, seeds 11 12 13
-    .venv/bin/python scripts/fuzz_autoplay.py --seeds 1 2 --scenario desert-war --limit 4000
+    .venv/bin/python scripts/fuzz_autoplay.py --all --seeds 1 --report     # the reachability report (CI: one seed)
+    .venv/bin/python scripts/fuzz_autoplay.py --scenario desert-war --seeds 1 2 3 --time-limit 120
 
-Each game is driven by ``core.bots.RandomBot`` through the engine's public API (pending -> apply).  A line is
-printed per game: scenario, seed, decisions, and the result text, or what went wrong:
+Each game is created with ``core.game.Game`` (the SQLite store, one committed row per action) and driven only
+through ``Game.act`` = ``Engine.apply``.  At every decision a seeded bot
 
-* ``REFUSED`` — the engine offered an option and then refused it (every offered option must be accepted);
-* ``DEADEND`` — a decision with no option;
-* ``CRASH`` — an exception other than a refusal (with the traceback's tail);
-* ``unfinished`` — the decision limit was reached before a result.
+* picks one of the offered options at random (every offered option must be accepted);
+* sometimes takes back its last action (``undo``, R-UNDO): the state must return to one seen before;
+* sometimes tries a free-form action the decision lists in ``free_kinds`` — a move to a random hex or an
+  overrun of an adjacent enemy stack (via the ``route`` query a GUI uses, or a straight line that may well be
+  illegal), a reserve order, a combat declaration with a random form — which the engine may accept or refuse
+  (a refusal must leave the state hash untouched).
 
-The exit status is 1 when any game went wrong, so the script can gate a release (it is not part of the test
-suite: the ten long games take several minutes; ``tests/test_fuzz_options.py`` covers short runs).
+After every action the invariants of ``tests/invariants.py`` are checked (counter conservation, counter-mix
+limits, units only in land hexes, end-scenario marker moved only by rules, stacking at phase ends).  When the
+game ends, ``core.game.verify`` (what ``dfd replay FILE --verify`` runs) replays the file and must reproduce
+every stored hash of the game's actions.
+
+A game is an **error** when it raised, refused an option it offered, failed verification, broke an invariant,
+or did not finish within its time limit (or decision limit).  Each error names scenario, seed, the action
+number and the message; ``--keep DIR`` keeps the ``.dfd`` files to replay.
+
+``--report`` counts how often every registered procedure (``proc:``), decision kind (``decision:``),
+Movement-Phase action kind (``move:``), card put in play (``card:``), special combat form (``form:``) and
+victory condition kind that held at the end of a GT or decided the game (``victory:``) was reached, and ends
+with one JSON line ``{"games": N, "errors": [...], "unreached": [...]}``.  Names listed under ``## Unreachable
+by random play`` in ``docs/architecture.md`` are left out of ``unreached`` (each is reached by the play-path
+test named there).  The exit status is 1 when there is an error or an undocumented unreached name.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import json
+import os
+import random
+import re
 import sys
+import tempfile
+import time
 import traceback
+from collections import Counter
 from multiprocessing import Pool
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+#: probability that the bot tries an undo when it may / a free-form action when the decision lists one
+P_UNDO = 0.03
+P_FREE = 0.3
+
+REACHED: Counter[str] = Counter()
 
 
-def run(job: tuple[str, int, int]) -> tuple[str, int, int, str, list[str]]:
-    from core.bots import RandomBot
-    from core.decisions import IllegalAction
-    from core.engine import Engine
-    from core.newgame import initial_state
-    from core.scenario import load
+# --------------------------------------------------------------------------- reachability counters
 
-    sc, seed, limit = job
+
+def _install_counters() -> None:
+    """Count every procedure that ran (its ``decide`` was asked) and the form of every combat pushed, in this
+    worker process.  The counters wrap the registered procedures and ``Engine.push`` from the outside: they add
+    nothing to the engine or its hashed state."""
+    from core.engine import PROCEDURES, Engine, _ensure_rules_loaded
+
+    if getattr(Engine.push, "_fuzz_counted", False):
+        return
+    _ensure_rules_loaded()
+    for name, inst in PROCEDURES.items():
+        def decide(eng, frame, _decide=inst.decide, _key=f"proc:{name}"):
+            REACHED[_key] += 1
+            return _decide(eng, frame)
+
+        inst.decide = decide  # type: ignore[method-assign]
+    push = Engine.push
+
+    def counted(self, proc, **data):
+        if proc == "resolve_combat":
+            REACHED[f"form:{data.get('form') or 'regular'}"] += 1
+            if data.get("recon"):
+                REACHED["form:recon_split"] += 1
+        return push(self, proc, **data)
+
+    counted._fuzz_counted = True  # type: ignore[attr-defined]
+    Engine.push = counted  # type: ignore[method-assign]
+
+
+def decision_kinds() -> set[str]:
+    """Every constant decision kind in ``core/`` (``Decision(kind=...)``, ``item_decision(side, kind, ...)``)."""
+    kinds: set[str] = set()
+    for path in (ROOT / "core").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            if name == "Decision":
+                for kw in node.keywords:
+                    if kw.arg == "kind" and isinstance(kw.value, ast.Constant):
+                        kinds.add(kw.value.value)
+            elif name == "item_decision" and len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
+                kinds.add(node.args[1].value)
+            elif name == "done_step":
+                kinds.add("step")
+    return kinds
+
+
+def victory_kinds() -> set[str]:
+    """The victory-condition vocabulary: every kind the scenarios' conditions (or the built-in table) use."""
+    from core.rules import victory_rules
+    from core.scenario import all_scenarios
+
+    out: set[str] = set()
+
+    def walk(cs):
+        for c in cs:
+            out.add(c["kind"] if isinstance(c, dict) else c.kind)
+            walk(c.get("all_of", []) if isinstance(c, dict) else c.all_of)
+
+    for conds in victory_rules.BUILTIN.values():
+        walk(conds)
+    for s in all_scenarios():
+        walk(s.victory)
+    out.discard("")
+    return out
+
+
+def universe() -> set[str]:
+    """Every name the report expects to see reached."""
+    from core.engine import PROCEDURES, _ensure_rules_loaded
+
+    _ensure_rules_loaded()
+    from core.rules import combat, events, movement
+
+    names = {f"proc:{p}" for p in PROCEDURES}
+    names |= {f"decision:{k}" for k in decision_kinds()}
+    names |= {f"move:{k}" for k in movement_kinds(movement)}
+    names |= {f"card:{c}" for c in events.CARDS}
+    names |= {f"form:{f}" for f in combat.FORMS} | {"form:recon_split"}
+    names |= {f"victory:{k}" for k in victory_kinds()}
+    return names
+
+
+def movement_kinds(movement) -> set[str]:
+    """The Movement Phase's free-form action kinds: 13.0's own and those other chapters register."""
+    src = Path(movement.__file__).read_text(encoding="utf-8")
+    m = re.search(r'kind="movement".*?free_kinds=\((.*?)\*MOVEMENT_ACTIONS', src, re.S)
+    own = set(re.findall(r'"(\w+)"', m.group(1))) if m else {"move"}
+    return own | set(movement.MOVEMENT_ACTIONS)
+
+
+def documented_unreachable(path: Path = ROOT / "docs" / "architecture.md") -> dict[str, str]:
+    """``## Unreachable by random play``: one line per name, `` `name` — why, and the play-path test``."""
+    out: dict[str, str] = {}
+    text = path.read_text(encoding="utf-8")
+    m = re.search(r"^## Unreachable by random play\n(.*?)(?=^## |\Z)", text, re.S | re.M)
+    if not m:
+        return out
+    for line in m.group(1).splitlines():
+        g = re.match(r"^[*-]?\s*`([^`]+)`\s*[—-]+\s*(.+)$", line.strip())
+        if g:
+            out[g.group(1)] = g.group(2)
+    return out
+
+
+# --------------------------------------------------------------------------- the bot's free-form actions
+
+
+def _own_stacks(st, side: str) -> dict[str, list[str]]:
+    from core.rules.status import hex_of, is_combat, supply_kind
+
+    stacks: dict[str, list[str]] = {}
+    for u in st.units.values():
+        if u.side == side and hex_of(u) is not None and (is_combat(u) or supply_kind(u) == "msu"):
+            stacks.setdefault(u.loc, []).append(u.id)
+    return {k: sorted(v) for k, v in stacks.items()}
+
+
+def _enemy_hexes(st, side: str) -> set[str]:
+    from core.rules.status import hex_of
+
+    return {u.loc for u in st.units.values() if u.side not in (side, "") and hex_of(u) is not None}
+
+
+def free_action(eng, d, rng: random.Random):
+    """A free-form action for decision ``d`` (or None): what a user could type or drag, legal or not."""
+    from core.decisions import EITHER, Action
+    from core.hexgrid import Hex
+
+    side = d.side
+    if side == EITHER:
+        return None
+    st = eng.state
+    kinds = set(d.free_kinds)
+    stacks = _own_stacks(st, side)
+    if not stacks:
+        return None
+    if "move" in kinds:
+        start = rng.choice(sorted(stacks))
+        units = stacks[start]
+        units = rng.sample(units, rng.randint(1, len(units)))
+        if "reserve" in kinds and rng.random() < 0.1:
+            return Action(kind="reserve", side=side, args={"units": units})
+        h = Hex.parse(start)
+        enemy = sorted(e for e in _enemy_hexes(st, side) if Hex.parse(e).distance(h) <= 6)
+        if enemy and rng.random() < 0.4:
+            target = Hex.parse(rng.choice(enemy))                                   # 13.4 overrun attempt
+        else:
+            ring = [n for n in h.neighbours() if n.on_grid] or [h]
+            target = rng.choice(ring)
+            for _ in range(rng.randint(0, 6)):
+                nxt = [n for n in target.neighbours() if n.on_grid]
+                target = rng.choice(nxt) if nxt else target
+        road = rng.random() < 0.3
+        route = None
+        if rng.random() < 0.8 and target != h:
+            route = eng.query("route", units=units, to=target.label, road_march=road)
+        path = route["path"] if route else [x.label for x in h.line_to(target)[1:] if x.on_grid]
+        if not path:
+            return None
+        args = {"units": units, "path": path}
+        if road:
+            args["road_march"] = True
+        return Action(kind="move", side=side, args=args)
+    if "declare" in kinds:
+        from core.rules.status import is_combat
+
+        targets = sorted({n.label for loc in stacks for n in Hex.parse(loc).neighbours()} & _enemy_hexes(st, side))
+        if not targets:
+            return None
+        t = Hex.parse(rng.choice(targets))
+        adj = [u.id for u in st.units.values() if u.side == side and is_combat(u) and u.loc in
+               {n.label for n in t.neighbours()}]
+        if not adj:
+            return None
+        attackers = sorted(rng.sample(adj, rng.randint(1, len(adj))))
+        args = {"attackers": attackers, "hexes": [t.label], "form": rng.choice(["regular", "mobile", "deliberate"])}
+        if rng.random() < 0.2:
+            args["recon"] = True
+        return Action(kind="declare", side=side, args=args)
+    return None
+
+
+# --------------------------------------------------------------------------- one game
+
+
+def _pick_option(d, rng: random.Random):
+    return rng.choice(d.options).action
+
+
+def play(sc: str, seed: int, folder: Path, time_limit: float, max_decisions: int) -> dict:
+    """Play one game; return {scenario, seed, actions, decisions, result, error, reached, seconds}."""
+    from core.decisions import ALLIED, AXIS, Action, IllegalAction
+    from core.game import Game, verify
+    from core.rules import victory_rules
+    from tests import invariants
+
+    _install_counters()
+    REACHED.clear()
+    path = folder / f"{sc}-{seed}.dfd"
+    t0 = time.monotonic()
+    rng = random.Random(f"dfd-fuzz:{sc}:{seed}")
+    out = {"scenario": sc, "seed": seed, "actions": 0, "decisions": 0, "result": "", "error": None, "file": str(path)}
+    g = None
+
+    def fail(msg: str) -> dict:
+        out["error"] = f"{sc} seed {seed} action #{len(g.engine.log) + 1 if g else 0}: {msg}"
+        return out
+
     try:
-        eng = Engine(initial_state(load(sc), seed))
-        bot = RandomBot(seed)
-        n = 0
-        refused: list[str] = []
-        while (d := eng.pending()) is not None and n < limit:
+        g = Game.new(path, sc, seed, overwrite=True)
+        eng = g.engine
+        seen_hashes = {eng.hash()}
+        last_gt = eng.state.gt
+        while (d := eng.pending()) is not None:
+            if time.monotonic() - t0 > time_limit:
+                return fail(f"unfinished within the time limit of {time_limit:.0f} s (GT {eng.state.gt}, phase "
+                            f"{eng.state.phase}, {d.kind})")
+            if out["decisions"] >= max_decisions:
+                return fail(f"unfinished within {max_decisions} decisions (GT {eng.state.gt}, {d.kind})")
+            out["decisions"] += 1
+            REACHED[f"decision:{d.kind}"] += 1
             if not d.options:
-                return sc, seed, n, f"DEADEND {d.kind} ({d.rule})", refused[:3]
-            a = bot.choose(d)
+                return fail(f"dead end: decision {d.kind} ({d.rule}) offers no option")
+            before = invariants.Before.of(eng.state)
+            undoers = [s for s in (AXIS, ALLIED) if eng.can_undo(s)]
+            if undoers and rng.random() < P_UNDO:
+                g.act(Action(kind="undo", side=undoers[0]))
+                if eng.hash() not in seen_hashes:
+                    return fail("undo led to a state never seen before (R-UNDO)")
+                continue
+            action, offered = None, True
+            if d.free_kinds and rng.random() < P_FREE:
+                action, offered = free_action(eng, d, rng), False
+            if action is None:
+                action, offered = _pick_option(d, rng), True
+            h0 = eng.hash()
             try:
-                eng.apply(a)
-            except IllegalAction as x:
-                refused.append(f"{d.kind}: {a.kind} {a.args} -> {x}")
-                eng.apply(d.options[0].action)
-            n += 1
-        text = (eng.state.result or {}).get("text", "unfinished")[:70]
-        return sc, seed, n, ("REFUSED " if refused else "") + text, refused[:3]
-    except Exception:  # noqa: BLE001 - reported, not raised: the other games go on
-        return sc, seed, -1, "CRASH " + traceback.format_exc()[-800:], []
+                g.act(action)
+            except IllegalAction as exc:
+                if offered:
+                    return fail(f"refused an option it offered in {d.kind}: {action} -> {exc} [{exc.rule}]")
+                if eng.hash() != h0:
+                    return fail(f"a refused free-form {action.kind} changed the state")
+                continue
+            seen_hashes.add(eng.hash())
+            if d.kind in ("movement",):
+                REACHED[f"move:{action.kind}"] += 1
+            try:
+                invariants.check(eng.state, before)
+            except AssertionError as exc:
+                return fail(f"invariant broken after {action}: {exc}")
+            if eng.state.gt != last_gt or eng.state.result is not None:
+                last_gt = eng.state.gt
+                for c in victory_rules.conditions(eng):
+                    sd = c.get("side")
+                    if sd in (AXIS, ALLIED) and c.get("kind") not in ("withdrawal_failed", "otherwise") \
+                            and victory_rules.holds(eng, c, sd):
+                        REACHED[f"victory:{c['kind']}"] += 1
+        res = eng.state.result or {}
+        out["result"] = res.get("text", "")[:80]
+        for c in victory_rules.conditions(eng):
+            if c.get("rule") and c.get("rule") == res.get("rule") and c.get("kind") in res.get("text", ""):
+                REACHED[f"victory:{c['kind']}"] += 1
+        if "withdrawals not made" in res.get("text", ""):
+            REACHED["victory:withdrawal_failed"] += 1
+        if res.get("text", "").startswith("Draw: neither") or "otherwise" in res.get("text", "") \
+                or res.get("level") == "draw":
+            REACHED["victory:otherwise"] += 1
+        for cid, c in eng.state.cards.items():
+            if int(c.get("plays", 0)) > 0:
+                REACHED[f"card:{cid}"] += 1
+        out["actions"] = len(eng.log)
+        g.close()
+        g = None
+        rep = verify(path)
+        if not rep.ok:
+            return fail(f"replay --verify failed: {rep.message}")
+        if rep.actions != out["actions"]:
+            return fail(f"replay --verify replayed {rep.actions} actions of {out['actions']}")
+        return out
+    except Exception:  # noqa: BLE001 - reported as this game's error, the other games go on
+        return fail("raised " + traceback.format_exc()[-1200:])
+    finally:
+        if g is not None:
+            g.close()
+        out["reached"] = dict(REACHED)
+        out["seconds"] = round(time.monotonic() - t0, 1)
+
+
+def _job(job: tuple) -> dict:
+    sc, seed, folder, time_limit, max_decisions, keep = job
+    out = play(sc, seed, Path(folder), time_limit, max_decisions)
+    if not keep and out["error"] is None:
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.unlink(out["file"] + suffix)
+            except FileNotFoundError:
+                pass
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     from core.scenario import all_scenarios
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenario", action="append", help="scenario id (repeatable; default: all ten)")
-    ap.add_argument("--seeds", type=int, nargs="+", default=[11, 12, 13])
-    ap.add_argument("--limit", type=int, default=8000, help="decisions per game before giving up")
+    ap.add_argument("--all", action="store_true", help="every scenario (the default when no --scenario is given)")
+    ap.add_argument("--scenario", action="append", help="scenario id (repeatable)")
+    ap.add_argument("--seeds", type=int, nargs="+", default=[1])
+    ap.add_argument("--time-limit", type=float, default=240.0, help="seconds per game before it counts as an error")
+    ap.add_argument("--limit", type=int, default=30000, help="decisions per game before it counts as an error")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--keep", metavar="DIR", help="write the .dfd files here and keep them")
+    ap.add_argument("--report", action="store_true", help="end with the reachability report's JSON line")
     a = ap.parse_args(argv)
-    ids = a.scenario or [s.id for s in all_scenarios()]
-    jobs = [(sc, seed, a.limit) for sc in ids for seed in a.seeds]
-    bad = 0
-    with Pool(a.jobs) as pool:
-        for sc, seed, n, text, refused in pool.imap_unordered(run, jobs):
-            wrong = n < 0 or text.startswith(("REFUSED", "DEADEND", "CRASH", "unfinished"))
-            bad += wrong
-            print(f"{sc:24} seed {seed:>3} {n:>6} decisions  {text}", flush=True)
-            for r in refused:
-                print(f"    refused: {r}", flush=True)
-    print(f"{len(jobs) - bad}/{len(jobs)} games clean")
+    ids = [s.id for s in all_scenarios()] if a.all or not a.scenario else a.scenario
+    tmp = None
+    if a.keep:
+        folder = Path(a.keep)
+        folder.mkdir(parents=True, exist_ok=True)
+    else:
+        shm = Path("/dev/shm")   # a RAM disk where there is one: the store's fsyncs cost nothing there
+        tmp = tempfile.TemporaryDirectory(prefix="dfd-fuzz-", dir=shm if shm.is_dir() and os.access(shm, os.W_OK) else None)
+        folder = Path(tmp.name)
+    jobs = [(sc, seed, str(folder), a.time_limit, a.limit, bool(a.keep)) for sc in ids for seed in a.seeds]
+    reached: Counter[str] = Counter()
+    errors: list[str] = []
+    try:
+        with Pool(min(a.jobs, len(jobs))) as pool:
+            for out in pool.imap_unordered(_job, jobs):
+                reached.update(out.get("reached", {}))
+                status = "ERROR " + out["error"] if out["error"] else out["result"]
+                print(f"{out['scenario']:24} seed {out['seed']:>4} {out['decisions']:>6} decisions "
+                      f"{out['seconds']:>6} s  {status}", flush=True)
+                if out["error"]:
+                    errors.append(out["error"])
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+    bad = bool(errors)
+    if a.report:
+        names = universe() | set(reached)
+        documented = documented_unreachable()
+        unreached = sorted(n for n in names if not reached.get(n) and n not in documented)
+        for n in sorted(names):
+            print(f"  {reached.get(n, 0):>8}  {n}" + ("   (documented unreachable)" if n in documented else ""))
+        bad = bad or bool(unreached)
+        print(json.dumps({"games": len(jobs), "errors": errors, "unreached": unreached}))
+    else:
+        print(f"{len(jobs) - len(errors)}/{len(jobs)} games clean")
     return 1 if bad else 0
 
 

@@ -1,7 +1,8 @@
 """Autoplay (issue 7 'Must show'): the short scenarios play from set-up to the end of their last GT with the
 random bot, report a victory result, and ``core.game.verify`` reproduces the final hash; a property test checks
-counter conservation (every counter on the map, in a box, on a card/track, or removed by a rule that says so),
-counter-mix limits (2.4) and that the end-scenario marker only moves by rules that move it (4.0)."""
+the invariants of ``tests/invariants.py`` after every action: counter conservation (every counter on a land hex,
+in a box, on a card/track, or removed by a rule that says so), counter-mix limits (2.4), the end-scenario marker
+only moves by rules that move it (4.0), stacking at phase ends (10.3)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,7 @@ from core.bots import RandomBot
 from core.counters import all_counters
 from core.decisions import IllegalAction
 from core.game import Game, verify
-from core.hexgrid import Hex, HexLabelError
-from core.rules import offmap
+from tests.invariants import Before, check
 
 #: decision kinds owned by the strategic rules: a refusal of one of their enumerated options is a bug here
 MINE = {"events", "card_choice", "met_rolls", "air_deploy", "reinforce", "withdraw", "allow_withdrawal",
@@ -30,7 +30,7 @@ def autoplay(scenario: str, seed: int, path: Path, max_decisions: int = 30000, c
     refused: list[tuple[str, str]] = []
     n = 0
     while (d := g.engine.pending()) is not None and n < max_decisions:
-        before = (g.state.end_gt, len(g.state.es_history))
+        before = Before.of(g.state)
         try:
             g.act(bot.choose(d))
         except IllegalAction as exc:
@@ -50,29 +50,8 @@ def autoplay(scenario: str, seed: int, path: Path, max_decisions: int = 30000, c
 
 
 def invariants(g, before) -> None:
-    st = g.state
-    for u in st.units.values():
-        if u.loc == offmap.REMOVED:
-            assert u.flags.get("removed_by"), f"{u.id} removed without a rule"
-        elif not u.loc.startswith(("box:", "card:", "track:", "setup", "edge:")):
-            try:
-                Hex.parse(u.loc)
-            except HexLabelError:
-                raise AssertionError(f"{u.id} is nowhere: {u.loc!r}")
-    counts: dict[str, int] = {}
-    for u in st.units.values():
-        if u.loc != offmap.REMOVED:
-            b = offmap.base_id(u.id)
-            counts[b] = counts.get(b, 0) + 1
-    for b, n in counts.items():
-        c = all_counters().get(b)
-        if c and c.mix:
-            assert n <= c.mix, f"counter mix of {b} exceeded: {n} > {c.mix} (2.4)"
-        elif c and c.kind == "combat":
-            assert n == 1
-    end, hist = before
-    if st.end_gt != end:
-        assert len(st.es_history) > hist and all(h.get("rule") for h in st.es_history[hist:]), "ES moved without a rule"
+    """The invariants of ``tests/invariants.py`` (shared with ``scripts/fuzz_autoplay.py``)."""
+    check(g.state, before)
 
 
 @pytest.mark.parametrize("scenario", ["fox-killed", "sonnenblume", "run-for-tunis", "trail-of-the-fox"])

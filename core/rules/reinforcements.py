@@ -157,14 +157,20 @@ SHIPPING_LIMIT = {"desert-fox": 14, "rommels-war": 14}   # 27.1 a)
 
 
 def east_edge(letter: str) -> list[str]:
+    """The land hexes of a map's east edge (an all-sea hex is no arrival point: 13.3 prohibits entering it)."""
+    from core.rules import tec
+
     sheet = maps()[letter]
     col = sheet.cols[1]
+    gm = tec.current_map()
     out = []
     for r in range(sheet.rows[0], sheet.rows[1] + 1):
         try:
-            out.append(Hex.parse(f"{letter}{r:02d}{col:02d}").label)
+            h = Hex.parse(f"{letter}{r:02d}{col:02d}")
         except HexLabelError:
             continue
+        if gm.on_grid(h):
+            out.append(h.label)
     return out
 
 
