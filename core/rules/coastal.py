@@ -68,21 +68,18 @@ def check_and_record(eng: Engine, side: str, units: list, src: str, to: str) -> 
     non-motorised units in or out and dumps in only; ``to`` the Refit Box: motorised units leaving by limited
     boxes, 20.1 c), use the boxes (``naval.use_boxes``) and record the cargo on the phase's coastal lane (19.9.2)."""
     if to == offmap.refit(side):
-        need = shipment_boxes(units)
-        left = naval.boxes_left(eng, src)[1]
-        if need > left:
-            raise IllegalAction(f"leaving {src} by limited port boxes needs {need}; {max(left, 0)} left this "
-                                "impulse", "20.1; 20.3")
-        naval.use_boxes(eng, src, 0, need)
+        got = naval.plan_boxes(eng, src, units, "out", boxes="lim")
+        if isinstance(got, str):
+            raise IllegalAction(got, "20.1; 20.3")
+        naval.use_boxes(eng, src, units, "out", boxes="lim")
         return
     out_ = naval.plan_boxes(eng, src, units, "out")
     in_ = naval.plan_boxes(eng, to, units, "in")
     for got in (out_, in_):
         if isinstance(got, str):
             raise IllegalAction(f"coastal shipping from {src} to {to}: {got}", "20.1; 20.3")
-    assert isinstance(out_, tuple) and isinstance(in_, tuple)
-    naval.use_boxes(eng, src, *out_)
-    naval.use_boxes(eng, to, *in_)
+    naval.use_boxes(eng, src, units, "out")
+    naval.use_boxes(eng, to, units, "in")
     rec = _rec(eng)
     rec["shipped"].setdefault(side, []).extend([u.id, src, to] for u in units)
     eng.state.vars["coastal"] = rec

@@ -25,11 +25,11 @@ Ocean shipping runs in three stages, as 20.1 and 20.2 say:
    their printed MA (``flags["landed"]``, ``movement.seed_landed``); refit points and dumps stay in the port
    hex this Movement Phase (``flags["landed_stop"]``).
 
-Port boxes (20.1): a box carries 2 combat steps, or 2 RP, or 1 MSU or dump (WE-13; a division one box per
+Port boxes (20.1): a box carries 2 combat steps of any kind, or 2 RP, or 1 MSU or dump (WE-13; a division one box per
 step, 15.10); the capacity is per port and per impulse (``vars["port_boxes"]``, reset each Movement Phase) and is
 used by cargo entering and leaving alike.  Standard boxes carry everything; limited boxes carry non-motorised
 units in or out and dumps in only; a motorised unit may leave by a limited box but is then placed in its Refit
-Box (``transport.coastal_ship`` to ``box:Refit:<side>``).  Cargo only standard boxes carry takes them first.
+Box (``transport.coastal_ship`` to ``box:Refit:<side>``).  The impulse's cargo of a port is packed as a whole (``pack``).
 The NRV has eight standard boxes, four with MET Levant in crisis (22.1, ALC-5).
 
 Coastal shipping (20.3, ``transport.coastal_ship`` and ``coastal.check_and_record``) uses the boxes of both
@@ -203,26 +203,76 @@ def cargo_boxes(units: list[UnitState]) -> int:
     a division one box per step, 15.10)."""
     steps = rp = single = 0
     for u in units:
-        k = cargo_kind(u)
-        c = all_counters()[offmap.base_id(u.id)]
-        if k == "rp":
-            rp += int(u.steps)
-        elif k in ("motorised", "foot"):
-            steps += int(u.steps) * (2 if c.divisional else 1)
+        k, n, _ = _cargo_item(u, "in")
+        if k == "step":
+            steps += n
+        elif k == "rp":
+            rp += n
         else:
             single += 1
     return (steps + 1) // 2 + (rp + 1) // 2 + single
 
 
+def _cargo_item(u: UnitState, direction: str, boxes: str = "") -> tuple[str, int, str]:
+    """One unit as port-box cargo (20.1): (``step`` / ``rp`` / ``single``, how many, which boxes may carry it:
+    ``std`` standard only, ``any`` standard or limited, ``lim`` limited only).  Combat steps of any kind share
+    a box, two to a box (20.1 a); a division fills one box per step (15.10), i.e. counts two steps per step."""
+    k = cargo_kind(u)
+    c = all_counters()[offmap.base_id(u.id)]
+    where = boxes or ("std" if standard_only(u, direction) else "any")
+    if k == "rp":
+        return "rp", int(u.steps), where
+    if k in ("motorised", "foot"):
+        return "step", int(u.steps) * (2 if c.divisional else 1), where
+    return "single", 1, where
+
+
+def pack(cargo: list[list], std_cap: int, lim_cap: int) -> tuple[int, int] | None:
+    """20.1: the fewest (standard, limited) boxes that carry ``cargo`` (items ``[direction, kind, n, boxes]`` of
+    :func:`_cargo_item`) within the capacities, fewest boxes first, then fewest standard boxes; None if it does
+    not fit.  Two combat steps share a box whatever their kind (one motorised and one foot step: one standard
+    box); cargo entering and leaving sails in different boxes (R-NAV-BOXSHARE); RP fill boxes of their own."""
+    steps: dict[tuple[str, str], int] = {}
+    rp: dict[str, int] = {}
+    single = {"std": 0, "any": 0, "lim": 0}
+    for d, k, n, where in cargo:
+        if k == "step":
+            steps[(d, where)] = steps.get((d, where), 0) + int(n)
+        elif k == "rp":
+            rp[d] = rp.get(d, 0) + int(n)
+        else:
+            single[where] += int(n)
+    dirs = sorted({d for d, _ in steps})
+    std_fixed = sum((n + 1) // 2 for n in rp.values()) + single["std"]
+    lim_fixed = single["lim"]
+    best: tuple[int, int] | None = None
+    import itertools
+    ranges = [range(steps.get((d, "any"), 0) + 1) for d in dirs]
+    for split in itertools.product(*ranges):           # any-steps of each direction carried by limited boxes
+        std = std_fixed
+        lim = lim_fixed
+        for d, x in zip(dirs, split):
+            std += (steps.get((d, "std"), 0) + steps.get((d, "any"), 0) - x + 1) // 2
+            lim += (steps.get((d, "lim"), 0) + x + 1) // 2
+        for y in range(single["any"] + 1):              # dumps carried in by limited boxes
+            s, li = std + single["any"] - y, lim + y
+            if s <= std_cap and li <= lim_cap and (best is None or (s + li, s) < (sum(best), best[0])):
+                best = (s, li)
+    return best
+
+
 def _ledger(eng: Engine) -> dict:
     rec = eng.state.vars.get("port_boxes") or {}
-    return rec if rec.get("tag") == phase_tag(eng) else {"tag": phase_tag(eng), "use": {}}
+    return rec if rec.get("tag") == phase_tag(eng) else {"tag": phase_tag(eng), "cargo": {}}
+
+
+def _cargo(eng: Engine, port: str) -> list[list]:
+    return list(_ledger(eng)["cargo"].get(offmap.NRV if port == NRV_PORT else port, []))
 
 
 def boxes_used(eng: Engine, port: str) -> tuple[int, int]:
     """The (standard, limited) boxes of ``port`` used this impulse (20.1: entering and leaving alike)."""
-    use = _ledger(eng)["use"].get(offmap.NRV if port == NRV_PORT else port, [0, 0])
-    return int(use[0]), int(use[1])
+    return pack(_cargo(eng, port), 10 ** 6, 10 ** 6) or (0, 0)
 
 
 def used_boxes(eng: Engine, port: str) -> int:
@@ -235,34 +285,36 @@ def boxes_left(eng: Engine, port: str) -> tuple[int, int]:
     return std - us, lim - ul
 
 
-def plan_boxes(eng: Engine, port: str, units: list[UnitState], direction: str) -> tuple[int, int] | str:
-    """20.1: the (standard, limited) boxes of ``port`` that ``units`` fill this impulse going ``direction``
-    ("in" / "out"), standard boxes first for the cargo only they carry and limited ones first for the rest;
-    or why they do not fit."""
-    std_left, lim_left = boxes_left(eng, port)
-    only = cargo_boxes([u for u in units if standard_only(u, direction)])
-    either = cargo_boxes([u for u in units if not standard_only(u, direction)])
+def plan_boxes(eng: Engine, port: str, units: list[UnitState], direction: str, boxes: str = "") -> tuple[int, int] | str:
+    """20.1: the (standard, limited) boxes of ``port`` in use this impulse once ``units`` go ``direction``
+    ("in" / "out") with the cargo already placed (``boxes`` "lim": limited boxes only, 20.1 c); or why they do
+    not fit."""
+    std, lim = port_boxes(eng, port)
+    new = [[direction, *_cargo_item(u, direction, boxes)] for u in units]
+    got = pack(_cargo(eng, port) + new, std, lim)
+    if got is not None:
+        return got
     name = "the NRV" if port in (offmap.NRV, NRV_PORT) else port
-    if only > std_left:
-        return (f"{only} standard port box(es) needed at {name}, {max(std_left, 0)} left this impulse (limited "
-                f"boxes carry non-motorised units in or out and dumps in only)")
-    lim = min(either, max(lim_left, 0))
-    if only + either - lim > std_left:
-        return (f"{only + either} port box(es) needed at {name}, {max(std_left, 0) + max(lim_left, 0)} usable "
-                f"left this impulse")
-    return only + either - lim, lim
+    us, ul = boxes_used(eng, port)
+    if boxes == "lim":
+        return f"leaving {name} by limited port boxes needs more than the {max(lim - ul, 0)} left this impulse"
+    alone = pack(new, 10 ** 6, 10 ** 6) or (0, 0)
+    return (f"{alone[0]} standard port box(es) and {alone[1]} other needed at {name}, {max(std - us, 0)} standard "
+            f"and {max(lim - ul, 0)} limited left this impulse (limited boxes carry non-motorised units in or out "
+            f"and dumps in only)")
 
 
-def use_boxes(eng: Engine, port: str, std: int, lim: int) -> None:
+def use_boxes(eng: Engine, port: str, units: list[UnitState], direction: str, boxes: str = "") -> None:
+    """Record ``units`` as cargo of ``port``'s boxes this impulse (after :func:`check_boxes`)."""
     rec = _ledger(eng)
     key = offmap.NRV if port == NRV_PORT else port
-    us, ul = boxes_used(eng, key)
-    rec["use"][key] = [us + std, ul + lim]
+    rec["cargo"].setdefault(key, []).extend([direction, *_cargo_item(u, direction, boxes)] for u in units)
     eng.state.vars["port_boxes"] = rec
 
 
-def check_boxes(eng: Engine, port: str, units: list[UnitState], direction: str, rule: str = "20.1") -> tuple[int, int]:
-    got = plan_boxes(eng, port, units, direction)
+def check_boxes(eng: Engine, port: str, units: list[UnitState], direction: str, rule: str = "20.1",
+                boxes: str = "") -> tuple[int, int]:
+    got = plan_boxes(eng, port, units, direction, boxes)
     if isinstance(got, str):
         raise IllegalAction(got, rule)
     return got
@@ -303,7 +355,7 @@ def destinations(eng: Engine, uid: str, origin: str | None = None, lane: str | N
         ports.pop(offmap.NRV, None)
         if origin == offmap.SICILY:
             return {p: c for p, c in ports.items() if p.startswith("T")}        # 20.2.2: Map T
-        return {p: c for p, c in ports.items() if p[:1] in ("L", "S", "C", "W")}  # 20.2.1
+        return ports        # 20.2.1: "to any Axis controlled ports in North Africa" (every map, Map T included)
     if origin in (offmap.TORCH, offmap.TORCH_EAST):
         return landing_ports(eng, uid, origin) | offmap.fna_landings(eng, origin)   # 22.7 FNA box ports
     ports = friendly_ports(eng, ALLIED)
@@ -527,8 +579,8 @@ class PortPlacement(Procedure):
                    else got if isinstance(got, str) else "no room")
             raise IllegalAction(f"{uid} cannot be placed in the port boxes of {port}: {why}", "20.1; 20.2")
         port = port_of(to)
-        std, lim = check_boxes(eng, port, [u], "in")
-        use_boxes(eng, port, std, lim)
+        check_boxes(eng, port, [u], "in")
+        use_boxes(eng, port, [u], "in")
         how = "landing" if is_enemy_port(eng, side, port) else "ocean"
         origin = str(u.flags.get("shipped_from") or "")
         u.flags = {k: v for k, v in u.flags.items() if k != "at_sea"} | {

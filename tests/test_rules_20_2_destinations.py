@@ -1,0 +1,61 @@
+"""20.2.1-20.2.6 ocean shipping destinations, sentence by sentence, from north-african-campaign's set-up (33.0,
+GT 1: the Axis holds Tripoli, Benghazi, Tobruk, Bardia; the Allies the NRV).  Where a sentence needs a port the
+set-up does not give (an Axis port on Map T, an Allied port on Map T), the control of that one hex is set by hand."""
+
+from __future__ import annotations
+
+from core.decisions import ALLIED, AXIS
+from core.rules import naval, offmap
+from tests.playpath import Play
+
+
+def start() -> Play:
+    p = Play("north-african-campaign")
+    assert p.state.gt == 1
+    return p
+
+
+def an(p: Play, side: str) -> str:
+    return next(u.id for u in p.state.units.values() if u.side == side)
+
+
+def test_20_2_1_italy_delivers_to_any_axis_controlled_port_in_north_africa_map_t_included():
+    p = start()
+    uid = an(p, AXIS)
+    got = set(naval.destinations(p.eng, uid, origin=offmap.ITALY))
+    assert got == set(naval.friendly_ports(p.eng, AXIS)) and {"L2817", "C2331"} <= got
+    assert "T6017" not in got and offmap.NRV not in got                 # Tunis is not Axis controlled yet
+    p.state.control["T6017"] = AXIS
+    assert "T6017" in naval.destinations(p.eng, uid, origin=offmap.ITALY)  # "any ... ports in North Africa"
+
+
+def test_20_2_2_sicily_delivers_to_axis_controlled_ports_on_map_t_only():
+    p = start()
+    uid = an(p, AXIS)
+    assert naval.destinations(p.eng, uid, origin=offmap.SICILY) == {}
+    p.state.control["T6017"] = AXIS
+    assert set(naval.destinations(p.eng, uid, origin=offmap.SICILY)) == {"T6017"}
+
+
+def test_20_2_3_allied_mediterranean_boxes_any_allied_port_only_on_gts_alc_11_is_played():
+    p = start()
+    uid = an(p, ALLIED)
+    p.state.control["T6017"] = ALLIED
+    assert naval.destinations(p.eng, uid, origin=offmap.CAPE) == {offmap.NRV: naval.friendly_ports(p.eng, ALLIED)[offmap.NRV]}
+    p.state.cards.setdefault("ALC-11", {})["last_play_gt"] = p.state.gt
+    got = set(naval.destinations(p.eng, uid, origin=offmap.CAPE))
+    assert got == set(naval.friendly_ports(p.eng, ALLIED)) and "T6017" in got and "C2331" not in got
+
+
+def test_20_2_4_cape_route_to_the_nrv_only():
+    p = start()
+    uid = an(p, ALLIED)
+    assert set(naval.destinations(p.eng, uid, origin=offmap.CAPE, lane="Cape")) == {offmap.NRV}
+
+
+def test_20_2_5_and_20_2_6_torch_areas():
+    from core.rules.combat_forms import landing_area
+
+    assert landing_area(offmap.TORCH, "A6201") and not landing_area(offmap.TORCH, "T6017")
+    assert landing_area(offmap.TORCH_EAST, "A6111") and not landing_area(offmap.TORCH_EAST, "A6110")   # A6111 east
+    assert landing_area(offmap.TORCH_EAST, "T6017") and not landing_area(offmap.TORCH_EAST, "T6018")   # T6017 west
