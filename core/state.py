@@ -13,6 +13,11 @@ from typing import Any
 import msgspec
 
 
+#: bumped whenever any unit's attribute is set (``UnitState.__setattr__``): with :attr:`Units.version` it tells a
+#: derived index (hex -> units, kept beside the state, never in it) that it is out of date (issue 18)
+_UNIT_WRITES = [0]
+
+
 class UnitState(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Where a counter is and the status markers on it (8.0).
 
@@ -34,6 +39,65 @@ class UnitState(msgspec.Struct, kw_only=True, omit_defaults=True):
     active: bool = False           # bases: active side up (12.2.3)
     training_box: int = 0          # 8.5.1: box of the Training Track (0 = not training)
     flags: dict[str, Any] = {}     # other markers set by later rules (battle markers, forts...)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _UNIT_WRITES[0] += 1
+        msgspec.Struct.__setattr__(self, name, value)
+
+
+class Units(dict):
+    """``GameState.units``: a plain dict (encoded and hashed as one) that counts its own changes in ``version``, so
+    that indexes derived from it can tell when to rebuild.  Nothing here is part of the state or its hash."""
+
+    __slots__ = ("version", "_at", "_at_key")
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.version = 0
+        self._at: dict[str, list[UnitState]] = {}
+        self._at_key: tuple[int, int] = (-1, -1)
+
+    def __setitem__(self, k: str, v: UnitState) -> None:
+        self.version += 1
+        super().__setitem__(k, v)
+
+    def __delitem__(self, k: str) -> None:
+        self.version += 1
+        super().__delitem__(k)
+
+    def pop(self, *a: Any) -> Any:
+        self.version += 1
+        return super().pop(*a)
+
+    def popitem(self) -> Any:
+        self.version += 1
+        return super().popitem()
+
+    def clear(self) -> None:
+        self.version += 1
+        super().clear()
+
+    def update(self, *a: Any, **kw: Any) -> None:
+        self.version += 1
+        super().update(*a, **kw)
+
+    def setdefault(self, k: str, v: Any = None) -> Any:
+        self.version += 1
+        return super().setdefault(k, v)
+
+    def __ior__(self, other: Any) -> "Units":
+        self.version += 1
+        return super().__ior__(other)
+
+    def at(self, loc: str) -> list[UnitState]:
+        """The units whose ``loc`` is ``loc``, in the dict's order (the index is rebuilt after any change)."""
+        key = (self.version, _UNIT_WRITES[0])
+        if key != self._at_key:
+            idx: dict[str, list[UnitState]] = {}
+            for u in self.values():
+                idx.setdefault(u.loc, []).append(u)
+            self._at, self._at_key = idx, key
+        return list(self._at.get(loc, ()))
 
 
 class Frame(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -65,6 +129,15 @@ class GameState(msgspec.Struct, kw_only=True, omit_defaults=True):
     stack: list[Frame] = []                # the procedure stack (the engine's program counter)
     result: dict[str, Any] | None = None   # set when the scenario has ended (4.1 XX)
 
+    def __post_init__(self) -> None:
+        if type(self.units) is not Units:
+            msgspec.Struct.__setattr__(self, "units", Units(self.units))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "units" and type(value) is not Units:
+            value = Units(value)
+        msgspec.Struct.__setattr__(self, name, value)
+
     def encode(self) -> bytes:
         """Canonical JSON (sorted keys): the basis of the state hash."""
         return msgspec.json.encode(self, order="sorted")
@@ -77,7 +150,8 @@ class GameState(msgspec.Struct, kw_only=True, omit_defaults=True):
         return hashlib.sha256(self.encode()).hexdigest()
 
     def units_at(self, loc: str) -> list[UnitState]:
-        return [u for u in self.units.values() if u.loc == loc]
+        """The units in ``loc`` (a hex label or box id), from an index kept beside the state (issue 18)."""
+        return self.units.at(loc)
 
     def units_of(self, side: str) -> list[UnitState]:
         return [u for u in self.units.values() if u.side == side]

@@ -174,11 +174,13 @@ def _ezoc_for(state: GameState, u: UnitState, stack_motorized: bool, gm: tec.Gro
 def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: MoveOptions,
           *, spent0: dict[str, int] | None = None, gm: tec.GroundMap | None = None,
           pickup: dict[Hex, list[str]] | None = None, drop: dict[Hex, list[str]] | None = None,
-          rma_values: dict[str, int] | None = None, started_in_ezoc: set[str] | None = None) -> Plan:
+          rma_values: dict[str, int] | None = None, started_in_ezoc: set[str] | None = None,
+          ezoc_cache: dict[bool, dict[Hex, list[str]]] | None = None) -> Plan:
     """Walk ``units`` along ``path`` and return the plan, or raise IllegalAction citing the rule.
 
     Stops (without error) at the first enemy-occupied hex, reported as ``overrun_at``:
-    the caller validates and resolves the overrun (13.4).
+    the caller validates and resolves the overrun (13.4).  ``ezoc_cache``: the enemy ZOC maps of this state,
+    shared by several traces on one unchanged state (the sampled moves of one decision).
     """
     gm = gm or tec.map_for(state)
     pickup = pickup or {}
@@ -191,7 +193,7 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
     assert start is not None
     plan = Plan(spent=spent, loc={u.id: u.loc for u in moving}, hexes={u.id: 0 for u in moving})
     route: dict[str, str] = {u.id: "open" for u in moving}
-    cache: dict[bool, dict[Hex, list[str]]] = {}
+    cache: dict[bool, dict[Hex, list[str]]] = {} if ezoc_cache is None else ezoc_cache
     hq = any(is_hq_unit(u) for u in moving)
     in_ezoc = set(started_in_ezoc or ())
     if started_in_ezoc is None:
@@ -525,7 +527,7 @@ def _sampled_far(state: GameState, side: str, uid: str, opts: MoveOptions, cache
     out = []
     for lab, p in hit:
         try:
-            trace(state, side, [uid], [Hex.parse(x) for x in p], opts)
+            trace(state, side, [uid], [Hex.parse(x) for x in p], opts, ezoc_cache=cache.setdefault(("trace_ezoc", side), {}))
         except IllegalAction:
             continue
         out.append((lab, p))
