@@ -305,8 +305,12 @@ def test_alc_20_brigade_groups_roll_plus_20():
         eng.state.gt = 20
         events.play_card(eng, "ALC-20")
     eng.state.gt = 21
-    events.play_card(eng, "ALC-20")          # 6 + 20 = 26 > 21: no reinforcements, may try again
-    assert st(eng, "ALC-20") == "active"
+    events.play_card(eng, "ALC-20")          # 6 + 20 = 26 > 21: no reinforcements; resolved once (5.0, R-EV-ALC20)
+    assert st(eng, "ALC-20") == "discarded" and "success_gt" not in eng.state.cards["ALC-20"]
+    with pytest.raises(IllegalAction):
+        events.play_card(eng, "ALC-20")
+    eng = make("desert-fox", dice=ScriptedDice([1]))
+    eng.state.gt = 21
     events.play_card(eng, "ALC-20")          # 1 + 20 = 21 <= 21
     assert eng.state.cards["ALC-20"]["success_gt"] == 21
 

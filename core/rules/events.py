@@ -550,18 +550,28 @@ card("ALC-19", "Pacific Theater", "met", each_gt=_pacific_each_gt,
 
 
 # ALC-20 Brigade Groups
+def listed_gts(cid: str) -> list[int]:
+    """The GTs a card lists reinforcements for (its ``gt`` items; not each-GT or T+n items)."""
+    rec = card_data(cid)
+    return sorted({a.gt for a in getattr(rec, "reinforcements", ()) if not a.each_gt and a.t < 0 and a.gt is not None})
+
+
 def _brigade_play(eng: Engine, c: dict, args: dict) -> None:
+    """23.1 ALC-20 a)-b): 1d6 + 20 <= the current GT: "the Allied player receives the reinforcements listed on the
+    card on the GTs listed", each on its GT or, if that GT has passed, on the GT the card is played (7.1).  The card
+    is resolved once (5.0 "each occurs only once per game"): a failed roll discards it (R-EV-ALC20)."""
+    gt = eng.state.gt
     d = eng.roll(1, "ALC-20 Brigade Groups: 1d6 + 20")[0]
-    if d + 20 <= eng.state.gt:
-        c["success_gt"] = eng.state.gt
-        eng.say(f"ALC-20: {d} + 20 = {d + 20} <= GT {eng.state.gt}: the reinforcements are received (23.1 ALC-20 b)")
-        for key in range(eng.state.gt, eng.state.gt + 13):
-            items = card_items(eng, "ALC-20", key)
+    if d + 20 <= gt:
+        c["success_gt"] = gt
+        eng.say(f"ALC-20: {d} + 20 = {d + 20} <= GT {gt}: the reinforcements are received (23.1 ALC-20 b)")
+        for listed in listed_gts("ALC-20"):
+            items = card_items(eng, "ALC-20", listed)
             if items:
-                make_available(eng, "ALC-20", items, key, "23.1 ALC-20 b")
+                make_available(eng, "ALC-20", items, max(listed, gt), "23.1 ALC-20 b; 7.1")
     else:
-        eng.say(f"ALC-20: {d} + 20 = {d + 20} > GT {eng.state.gt}: no reinforcements this time (23.1 ALC-20 b; R-EV-ALC20)")
-        c["status"] = "active"  # may be tried again in a later Events Phase (R-EV-ALC20)
+        eng.say(f"ALC-20: {d} + 20 = {d + 20} > GT {gt}: no reinforcements (23.1 ALC-20 b; R-EV-ALC20)")
+        discard(eng, "ALC-20", "the roll failed: the event occurs once (5.0)")
 
 
 card("ALC-20", "Brigade Groups", "event", declared=True,
@@ -954,9 +964,21 @@ def _crete_each_gt(eng: Engine, c: dict) -> None:
 card("AXC-13", "Crete Garrison", "event", on_play=_crete_play, each_gt=_crete_each_gt)
 
 
+SDVH_287, SDVH_288 = "GE-Sdvh287", "GE-Sdvh288"
+
+
 def _arab_playable(eng: Engine) -> str | None:
+    """23.2 AXC-14 a) to play the card; b) once it is in play, to commit Sdvh 288 "when it arrives" (in Crete,
+    AXC-13) while MET SW Asia is active (c: the units stay there until the track is deactivated)."""
     from core.rules import met
-    u = eng.state.units.get("GE-Sdvh287")
+    if played(eng, "AXC-14"):
+        u = eng.state.units.get(SDVH_288)
+        if not u or u.loc != offmap.CRETE:
+            return "Sdvh 288 may be committed to MET SW Asia once it has arrived in Crete (23.2 AXC-14 b)"
+        if not met.track(eng, "SW Asia"):
+            return "MET SW Asia is not active (23.2 AXC-14 c)"
+        return None
+    u = eng.state.units.get(SDVH_287)
     if not u or u.loc != offmap.CRETE:
         return "Sdvh 287 must be in Crete (23.2 AXC-14 a)"
     tr = met.track(eng, "SW Asia")
@@ -965,15 +987,41 @@ def _arab_playable(eng: Engine) -> str | None:
     return None
 
 
+def _sdvh288_in_crete(eng: Engine) -> bool:
+    u = eng.state.units.get(SDVH_288)
+    return bool(u and u.loc == offmap.CRETE)
+
+
+def _arab_commits(eng: Engine, first: bool) -> list[list[str]]:
+    """Who may be committed: on play Sdvh 287, with Sdvh 288 too if it is in Crete ("one or both ... in the same
+    GT"); in a later Events Phase Sdvh 288 alone ("on different GTs")."""
+    if not first:
+        return [[SDVH_288]]
+    return [[SDVH_287]] + ([[SDVH_287, SDVH_288]] if _sdvh288_in_crete(eng) else [])
+
+
+def _arab_variants(eng: Engine) -> list[tuple[dict, str]]:
+    return [({"commit": who}, "commit " + " and ".join(u[3:].replace("Sdvh", "Sdvh ") for u in who) + " to MET SW Asia")
+            for who in _arab_commits(eng, not played(eng, "AXC-14"))]
+
+
 def _arab_play(eng: Engine, c: dict, args: dict) -> None:
     from core.rules import met
-    u = eng.state.units["GE-Sdvh287"]
-    u.loc = met.track_box("SW Asia")
-    u.flags = dict(u.flags) | {"committed": "AXC-14"}
-    eng.say("AXC-14: Sdvh 287 is committed to MET SW Asia (+1 situation DR) (23.2 AXC-14 c)")
+    first = int(c.get("plays", 1)) <= 1              # put_in_play has counted this play
+    allowed = _arab_commits(eng, first)
+    commit = list(args.get("commit") or allowed[0])
+    if commit not in allowed:
+        raise IllegalAction(f"AXC-14 cannot commit {', '.join(commit)} now", "23.2 AXC-14 a, b")
+    for uid in commit:
+        u = eng.state.units[uid]
+        u.loc = met.track_box("SW Asia")
+        u.flags = dict(u.flags) | {"committed": "AXC-14"}
+        eng.say(f"AXC-14: {uid[3:].replace('Sdvh', 'Sdvh ')} is committed to MET SW Asia (+1 situation DR) "
+                "(23.2 AXC-14 b, c)")
 
 
-card("AXC-14", "Arab Revolt", "event", declared=True, playable=_arab_playable, on_play=_arab_play)
+card("AXC-14", "Arab Revolt", "event", declared=True, repeatable=True, playable=_arab_playable,
+     variants=_arab_variants, on_play=_arab_play)
 
 
 def _egypt_playable(eng: Engine) -> str | None:
