@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from core import sequence
 from core.decisions import ALLIED, AXIS, Action, Decision, GameOver, IllegalAction
@@ -70,6 +70,9 @@ class GameController(QObject):
         self._initial: bytes | None = None    # the encoded state after the first ``_base`` actions
         self._checkpoints: dict[int, bytes] = {}
         self._epoch_starts: dict[int, bytes] = {}  # actions before an epoch -> its start state (core.game)
+        self._watch = QTimer(self)            # watching read-only: take in the writer's actions
+        self._watch.setInterval(1000)
+        self._watch.timeout.connect(self._poll)
         self._cursor: tuple[int, Engine] | None = None
 
     # ------------------------------------------------------------------ files
@@ -77,11 +80,15 @@ class GameController(QObject):
         game = Game.new(path, scenario, seed, overwrite=overwrite)
         self._install(game, Path(path))
 
-    def open_game(self, path: Path | str) -> None:
-        game = Game.open(path)
+    def open_game(self, path: Path | str, read_only: bool = False) -> None:
+        """Open ``path`` to play it, or ``read_only`` to watch it while another program plays it (issue 14)."""
+        game = Game.open(path, read_only=read_only)
         self._install(game, Path(path))
+        if read_only:
+            self._watch.start()
 
     def _install(self, game: Game, path: Path) -> None:
+        self._watch.stop()
         if self.game is not None:
             self.game.close()
         self.game = game
@@ -100,9 +107,22 @@ class GameController(QObject):
         self.changed.emit()
 
     def close(self) -> None:
+        self._watch.stop()
         if self.game is not None:
             self.game.close()
             self.game = None
+
+    @property
+    def watching(self) -> bool:
+        """True when the game is open read-only, watched while another program plays it."""
+        return self.game is not None and self.game.read_only
+
+    def _poll(self) -> None:
+        if self.game is not None and self.game.read_only and self.game.refresh():
+            self._epoch_starts = self.game.epoch_starts()
+            self._checkpoints.update(self._epoch_starts)
+            self._cursor = None
+            self.changed.emit()
 
     # ------------------------------------------------------------------ live play
     @property
@@ -115,6 +135,10 @@ class GameController(QObject):
             return False
         if self.replay_index is not None:
             self.refused.emit("Leave replay mode to play: the replay shows a past state of the game", "replay")
+            return False
+        if self.game.read_only:
+            self.refused.emit(f"This window watches {self.path.name if self.path else 'the game'} read-only while "
+                              "another program plays it: act there", "")
             return False
         try:
             entry = self.game.act(action)

@@ -795,8 +795,9 @@ class MainWindow(QMainWindow):
             self.setWindowTitle(f"{self.ctl.describe()} — {title} — Desert Fox Campaign Manager")
             self.file_label.setText(f"{self.ctl.describe()}  ·  {len(log)} actions  ·  #{self.ctl.hash()[:10]}")
         elif self.ctl.path:
-            self.setWindowTitle(f"{self.ctl.path.name} — {title} — Desert Fox Campaign Manager")
-            self.file_label.setText(f"{self.ctl.path}  ·  {len(log)} actions  ·  #{self.ctl.hash()[:10]}")
+            watching = " (watching, read-only)" if getattr(self.ctl, "watching", False) else ""
+            self.setWindowTitle(f"{self.ctl.path.name}{watching} — {title} — Desert Fox Campaign Manager")
+            self.file_label.setText(f"{self.ctl.path}{watching}  ·  {len(log)} actions  ·  #{self.ctl.hash()[:10]}")
 
     def _refresh_tabs(self) -> None:
         st = self.ctl.state()
@@ -1430,11 +1431,26 @@ class MainWindow(QMainWindow):
             self.open_path(Path(fn))
 
     def open_path(self, path: Path) -> bool:
+        from core.game import why_unopenable
+        from core.store import StoreError
+
         try:
             self.ctl.open_game(path)
+        except StoreError as exc:
+            text = why_unopenable(path, exc)
+            if "already open for play" not in text:
+                QMessageBox.critical(self, "Cannot open the game", text)
+                return False
+            # another program plays it (issue 14): offer to watch it read-only
+            if QMessageBox.question(self, "The game is being played elsewhere", f"{text}.\n\nWatch it read-only?",
+                                    QMessageBox.Yes | QMessageBox.No) != QMessageBox.Yes:
+                return False
+            try:
+                self.ctl.open_game(path, read_only=True)
+            except Exception as exc2:  # noqa: BLE001 - explained in one sentence, never a traceback
+                QMessageBox.critical(self, "Cannot open the game", why_unopenable(path, exc2))
+                return False
         except Exception as exc:  # noqa: BLE001 - explained in one sentence (issue 14), never a traceback
-            from core.game import why_unopenable
-
             QMessageBox.critical(self, "Cannot open the game", why_unopenable(path, exc))
             return False
         self.settings.last_dir = str(path.parent)

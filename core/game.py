@@ -268,6 +268,18 @@ class Game:
     def close(self) -> None:
         self.store.close()
 
+    @property
+    def read_only(self) -> bool:
+        return self.store.read_only
+
+    def refresh(self) -> bool:
+        """Watching read-only: take in what the file's writer committed since; True when the game moved on."""
+        if self.store.count() == len(self.engine.log) and len(self.store.epochs()) == len(self.epochs):
+            return False
+        fresh = Game._load(self.store)
+        self.engine, self.epochs, self.note = fresh.engine, fresh.epochs, fresh.note
+        return True
+
     # -- play -----------------------------------------------------------------
     def act(self, action: Action) -> LogEntry:
         """Apply and commit one action.  A refused action, or one whose commit fails, changes nothing."""

@@ -23,11 +23,14 @@ import secrets
 import sqlite3
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine as SAEngine
 from sqlmodel import Field, Session, SQLModel, create_engine, select
+
+if TYPE_CHECKING:
+    from core.writelock import WriteLock
 
 SCHEMA_VERSION = 2          # 2: head and epochs (schema 1 files are upgraded when opened for play)
 APPLICATION_ID = 0x44464431  # "DFD1" in the SQLite header (offset 68)
@@ -179,24 +182,38 @@ def _put_head(s: Session, head: HeadRow) -> None:
 class Store:
     """An open .dfd file (``read_only``: for watching or showing it while another program plays it)."""
 
-    def __init__(self, path: Path, sa: SAEngine, meta: dict[str, str], read_only: bool = False):
+    def __init__(self, path: Path, sa: SAEngine, meta: dict[str, str], read_only: bool = False,
+                 lock: "WriteLock | None" = None):
         self.path = Path(path)
         self._sa = sa
         self.meta = meta
         self.read_only = read_only
+        self._lock = lock          # the one-writer lock (core.writelock), held while open for play
 
     # -- creation / opening -------------------------------------------------
     @classmethod
     def create(cls, path: Path, *, scenario: str, seed: int, initial_state: bytes, initial_hash: str,
                dice: str = "seeded", overwrite: bool = False, epoch: EpochRow | None = None) -> "Store":
         """A new file holding the initial state (snapshot 0, head) and ``epoch`` 1 (its provenance)."""
+        from core.writelock import WriteLock
+
         path = Path(path)
-        if path.exists():
-            if not overwrite:
-                raise StoreError(f"{path}: already exists (choose another name or overwrite it)")
-            for suffix in ("", "-wal", "-shm"):
-                Path(str(path) + suffix).unlink(missing_ok=True)
+        if path.exists() and not overwrite:
+            raise StoreError(f"{path}: already exists (choose another name or overwrite it)")
         path.parent.mkdir(parents=True, exist_ok=True)
+        lock = WriteLock.acquire(path)      # never overwrite a file another program is playing
+        try:
+            return cls._create(path, lock, scenario=scenario, seed=seed, initial_state=initial_state,
+                               initial_hash=initial_hash, dice=dice, epoch=epoch)
+        except BaseException:
+            lock.release()
+            raise
+
+    @classmethod
+    def _create(cls, path: Path, lock: "WriteLock", *, scenario: str, seed: int, initial_state: bytes,
+                initial_hash: str, dice: str, epoch: EpochRow | None) -> "Store":
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
         # The header fields (application id, schema version) are written in rollback-journal
         # mode so they reach the main file at once; in WAL mode they would sit in the -wal
         # file until a checkpoint, and a crash before it would leave an unrecognisable header.
@@ -219,16 +236,25 @@ class Store:
             s.add(epoch)
             _put_head(s, HeadRow(seq=0, state=initial_state, hash=initial_hash))
             s.commit()
-        return cls(path, sa, meta)
+        return cls(path, sa, meta, lock=lock)
 
     @classmethod
     def open(cls, path: Path, read_only: bool = False) -> "Store":
         """Open ``path``; for play (``read_only=False``) a schema-1 file is upgraded to the current schema."""
+        from core.writelock import WriteLock
+
         path = Path(path)
-        meta = inspect_file(path)
-        store = cls(path, _engine(path, read_only), meta, read_only)
-        if not read_only and int(meta.get("schema", "1")) < SCHEMA_VERSION:
-            store._upgrade()
+        inspect_file(path)
+        lock = None if read_only else WriteLock.acquire(path)   # one writer at a time; watchers need no lock
+        try:
+            meta = inspect_file(path)       # again, now that no other writer can be changing it
+            store = cls(path, _engine(path, read_only), meta, read_only, lock)
+            if not read_only and int(meta.get("schema", "1")) < SCHEMA_VERSION:
+                store._upgrade()
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
         return store
 
     def _upgrade(self) -> None:
@@ -251,6 +277,9 @@ class Store:
 
     def close(self) -> None:
         self._sa.dispose()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     # -- writing ------------------------------------------------------------
     def _writable(self) -> None:

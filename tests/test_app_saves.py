@@ -107,3 +107,32 @@ def mainwindow_box():
     from PySide6.QtWidgets import QMessageBox
 
     return QMessageBox
+
+
+def test_a_second_window_on_a_played_file_is_refused_and_may_watch_it(qtbot, win, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    from app import mainwindow
+    from app.mainwindow import MainWindow
+
+    w = win
+    asked: list[str] = []
+
+    def watch(_parent, _title, text, *_a):
+        asked.append(text)
+        return QMessageBox.Yes
+
+    monkeypatch.setattr(mainwindow.QMessageBox, "question", watch)
+    w2 = MainWindow()
+    qtbot.addWidget(w2)
+    assert w2.open_path(w.ctl.path)
+    assert "already open for play in" in asked[0] and "read-only" in asked[0]
+    assert w2.ctl.watching and "(watching, read-only)" in w2.windowTitle()
+    refused: list[str] = []
+    w2.ctl.refused.connect(lambda reason, _rule: refused.append(reason))
+    assert not w2.ctl.act(w2.ctl.pending().options[0].action)
+    assert "read-only" in refused[0]
+    # the first window plays on; the watcher follows
+    start_to_movement(qtbot, w)
+    qtbot.waitUntil(lambda: w2.ctl.hash() == w.ctl.hash(), timeout=5000)
+    assert w2.ctl.pending().kind == "movement"
