@@ -173,3 +173,25 @@ def test_alc_21_i_4_retreat_result_of_an_allied_map_attack_is_moved_by_the_axis(
         eng.apply(d.options[0].action)
     assert not eng.state.units_at(DEF) and all(eng.state.units[u].steps == 2 for u in ("VFA-Casablanca", "VFA-Meknes"))
     assert {eng.state.units[u].loc for u in ("US-1Arm", "US-1Inf", "US-3Inf")} == {att_hex()}
+
+
+def test_11_0_neutral_vf_exert_their_zoc_on_the_allies_and_on_the_axis():
+    from core.rules import movement, zoc
+
+    st = vf_state()
+    adj = {h.label for h in Hex.parse(DEF).neighbours()}
+    gm = tec.map_for(st)
+    assert adj <= {h.label for h in zoc.zoc_hexes(st, AXIS, gm)}            # the Allies' EZOC (11.0: enemy units)
+    assert adj <= {h.label for h in zoc.zoc_hexes(st, ALLIED, gm)}           # the Axis' EZOC, as before
+    assert combat.in_ezoc(st, ALLIED, att_hex()) and combat.in_ezoc(st, AXIS, att_hex())
+    for u in ("VFA-Casablanca", "VFA-Meknes"):                               # joined: Allied units, no EZOC for them
+        st.units[u].flags = {"vichy": "joined"}
+    assert not combat.in_ezoc(st, ALLIED, att_hex())
+    assert "US-1Inf" not in movement.units_near_enemy(st, ALLIED)           # no enemy unit left near it
+
+
+def test_13_5_allied_units_within_two_hexes_of_neutral_vf_may_react():
+    from core.rules import movement
+
+    st = vf_state()
+    assert {"US-1Inf", "US-3Inf", "US-1Arm"} <= set(movement.units_near_enemy(st, ALLIED))

@@ -623,3 +623,18 @@ def test_es_changes_ignored_in_fox_killed_24_0_d():
     end = eng.state.end_gt
     assert not events.es_shift(eng, "AXC-5", +3, "test")
     assert eng.state.end_gt == end and not eng.state.es_history
+
+
+def test_axc_16_e_no_axis_air_superiority_missions_in_the_gts_of_declaration_and_resolution():
+    """AXC-16 e) "no air missions (by any Axis air units)"; 19.1.1 names air superiority among the missions (R-AIR-C3)."""
+    from core.rules import air
+    eng = make(gt=20)
+    eng.state.cards["ALC-12"]["status"] = "discarded"
+    put(eng, "GE-XFK", air.box(AXIS, "Superiority"))
+    assert air.superiority_count(eng, AXIS) == 2                      # 19.2: the Air Superiority Box counts double
+    events.put_in_play(eng, "AXC-16", "test", {"act": "declare"})
+    assert air.superiority_count(eng, AXIS) == 0                      # GT of declaration
+    eng.state.gt = 21
+    assert air.superiority_count(eng, AXIS) == 0                      # GT of resolution
+    eng.state.gt = 22
+    assert air.superiority_count(eng, AXIS) == 2

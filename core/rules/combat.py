@@ -146,7 +146,7 @@ def zoc_sources(st: GameState, enemy: str, label: str, *, motorized_mover: bool 
     out = []
     for n in h.neighbours():
         for v in st.units_at(n.label):
-            if v.side != enemy:
+            if not zoc.counts_for(v, enemy):
                 continue
             if motorized_mover and not info(st, v.id).motorized:
                 continue

@@ -416,8 +416,10 @@ def check_amphibious(st: GameState, side: str, combats: list[dict[str, Any]], at
         i = info(st, u)
         if not i.is_combat or not i.real_cf:
             raise IllegalAction(f"{u}: only combat units with a non-zero, non-parenthesised CF land opposed", "20.5")
-        if not landing_area(st.units[u].loc, h) and not (i.sf and st.units[u].loc.startswith("box:")):
-            raise IllegalAction(f"{u} in {st.units[u].loc} cannot land in {h} (20.2.5, 20.2.6)", "20.5")
+        if st.units[u].loc != PORT_BOXES + h and not (i.sf and st.units[u].loc.startswith("box:")):
+            raise IllegalAction(f"{u} in {st.units[u].loc} cannot land in {h}: the landing is made from the port "
+                                f"boxes of {h} (20.5 \"conducts a standard combat from the port boxes\"; 20.1, 20.2.5, "
+                                "20.2.6)", "20.5")
         steps += i.steps
     limit = combat.charts.stacking_limit(city=combat.is_city(h))
     if steps > limit:
@@ -431,7 +433,7 @@ def amphibious_options(st: GameState, side: str, combats: list[dict[str, Any]]) 
     busy = {u for c in combats for u in c["attackers"]}
     by_box: dict[str, list[str]] = {}
     for u in sorted(st.units.values(), key=lambda x: x.id):
-        if u.side == side and u.id not in busy and (u.loc.startswith(PORT_BOXES) or u.loc in (TORCH, TORCH_EAST)) \
+        if u.side == side and u.id not in busy and u.loc.startswith(PORT_BOXES) \
                 and info(st, u.id).is_combat and info(st, u.id).real_cf:
             by_box.setdefault(u.loc, []).append(u.id)
     if not by_box:

@@ -889,7 +889,8 @@ def reaction_eligible(eng: Engine, frame: Frame, u: UnitState) -> bool:
 
 
 def units_near_enemy(state: GameState, side: str, radius: int = 2) -> list[str]:
-    enemy_hexes = {h for e in state.units.values() if e.side != side and is_combat(e) and (h := hex_of(e)) is not None}
+    hostile = _fna().hostile        # neutral Vichy French are enemy units of the Allies (R-VICHY-NEUTRAL)
+    enemy_hexes = {h for e in state.units.values() if hostile(e, side) and is_combat(e) and (h := hex_of(e)) is not None}
     out = []
     for u in state.units.values():
         h = hex_of(u)

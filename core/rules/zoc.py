@@ -66,12 +66,24 @@ def unit_zoc(state: GameState, gm: tec.GroundMap, u: UnitState) -> list[Hex]:
     return [n for n in cand if not fortified(state, gm, n)]   # 11.3 not into fortified hexes
 
 
+def counts_for(u: UnitState, side: str) -> bool:
+    """Whether ``u``'s ZOC is one of ``side``'s ZOC for the other side's units: ``side``'s own units, and for the
+    Axis also the neutral Vichy French units, which are enemies of the Allies (R-VICHY-NEUTRAL; 11.0 "It affects
+    enemy movement and supply") while staying on the Allied side of the state (their ZOC affects the Axis too)."""
+    if u.side == side:
+        return True
+    if side == "Axis" and u.flags.get("vichy") == "neutral":
+        from core.rules import fna
+        return fna.neutral_vf(u)
+    return False
+
+
 def zoc_map(state: GameState, side: str, gm: tec.GroundMap | None = None) -> dict[Hex, list[str]]:
-    """hex -> ids of ``side``'s units exerting a ZOC into it."""
+    """hex -> ids of the units exerting one of ``side``'s ZOC into it (:func:`counts_for`)."""
     gm = gm or tec.current_map()
     out: dict[Hex, list[str]] = {}
     for u in state.units.values():
-        if u.side != side:
+        if not counts_for(u, side):
             continue
         for h in unit_zoc(state, gm, u):
             out.setdefault(h, []).append(u.id)
