@@ -12,7 +12,7 @@ rule.  The panel holds:
   movement are passed to the engine's ``reachable``/``route`` queries for the preview;
 * **orders** — reserve (13.6), deliberate and mobile battle markers (14.9.1, 14.9.2), create a base (12.2.3), emergency supply (12.7), destroy supply (12.2.5),
   base transfer (12.2.3), forts (18.1), railroad and road construction (18.2, 18.3), rail movement (13.7),
-  coastal shipping (20.3), air landing (13.7 e), entering the map from a box (13.8); with the optional desert
+  coastal shipping (20.3), special forces by sea (15.4), air landing (13.7 e), entering the map from a box (13.8); with the optional desert
   raider rules (16.0) Oasis Track moves (16.2) and raider missions (16.4).  An order with
   arguments opens a small form; hex arguments are picked by clicking the map.
 """
@@ -44,6 +44,10 @@ ORDERS = [
     ("build_road", "Build road…", "18.3.1", "Extend a road one or two hexes with the MSU here (18.3.1)"),
     ("rail", "Rail move…", "13.7", "Rail lift: 3 MP regardless of distance (13.7)"),
     ("coastal_ship", "Coastal shipping…", "20.3", "Ship the checked units from this port to another friendly port (20.3)"),
+    ("sf_sea", "Special forces by sea…", "15.4", "Special forces from a port or at-sea box to any coastal hex (a "
+                                                "friendly one: straight in; enemy or empty: an opposed landing in the "
+                                                "Combat Phase), or evacuated from a coastal hex to a port or shipping "
+                                                "box; no sealift capacity used (15.4)"),
     ("air_land", "Air landing…", "13.7 e)", "Air-land the checked units from an airlift box at an airfield or city (13.7 e)"),
     ("oasis_move", "Oasis Track…", "16.2", "Move desert-capable units along the Oasis Track, 14 MP a link "
                                            "(optional desert raider rules, 16.2)"),
@@ -793,6 +797,17 @@ class MovementOrders(QFrame):
                 return {"units": v["units"], "to": to}
 
             return self._open(OrderForm(self, kind, f"{title} ({rule})", fields, build))
+        if kind == "sf_sea":
+            from core.rules import special_forces
+
+            st = self.win.ctl.state()
+            boxes = list(special_forces.HOME_PORTS.get(self.side, ()))
+            boxes += ["box:Torch", "box:TorchEast"] if self.side == "Allied" else []
+            return self._open(OrderForm(self, kind, f"{title} ({rule})", [
+                Field("units", "Units:", "checks", [(unit_name(u, st), u, True) for u in units]),
+                Field("box", "Or to:", "combo", [("— the hex picked on the map", None)] + [(b[4:], b) for b in boxes]),
+                Field("to", "To:", "hexes", lo=1, hi=1, optional=True)],
+                lambda v: {"units": v["units"], "to": v.get("box") or (v["to"][0] if v["to"] else "")}))
         if kind in AIR_ORDERS:
             return self._open(self._air_form(kind, f"{title} ({rule})"))
         if kind == "oasis_move":

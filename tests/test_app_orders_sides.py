@@ -90,3 +90,25 @@ def test_14_9_battle_marker_order_marks_the_checked_units_for_a_mobile_battle(qt
     combo.setCurrentIndex(combo.findData("mobile"))
     qtbot.mouseClick(form.send, Qt.LeftButton)
     assert w.ctl.state().units["GE-5Pz"].flags.get("battle") == "mobile"
+
+
+def test_15_4_special_forces_by_sea_order_from_the_torch_box(qtbot, dirs):
+    """15.4: the Movement orders panel's special forces form, shown for the Torch Box, sends ``sf_sea`` for the
+    checked SF units to the hex picked on the map; the engine stages the opposed landing."""
+    w = game_window(qtbot, dirs / "sf.dfd", str(Path(__file__).parent.parent / "scenarios" / "run-for-tunis.toml"))
+    pass_cover(qtbot, w)
+    while w.ctl.pending().kind != "movement":
+        d = w.ctl.pending()
+        assert w.ctl.act(next((o.action for o in d.options if o.action.kind == "done"), d.options[0].action))
+        pass_cover(qtbot, w)
+    d = w.ctl.pending()
+    w.orders.show_for(d, w.ctl.state(), None, "box:Torch", True)
+    b = w.orders.order_buttons["sf_sea"]
+    assert b.isVisible() and b.isEnabled()
+    for u, cb in w.orders.checks.items():
+        cb.setChecked(u == "UK-1Cdo")
+    qtbot.mouseClick(b, Qt.LeftButton)
+    form = w.orders.form
+    form.pick("A6112")
+    qtbot.mouseClick(form.send, Qt.LeftButton)
+    assert w.ctl.state().units["UK-1Cdo"].flags["sf_landing"]["hex"] == "A6112"

@@ -60,20 +60,3 @@ def test_20_5_failed_landing_h_result_then_return_to_the_port_boxes():
     assert fr.data["outcome"]["landing"] == "failed"
 
 
-def test_15_4_sf_landing_on_an_empty_coastal_hex_is_opposed_with_defence_1():
-    st = make_state([("UK-1Cdo", ALLIED, "box:Malta", 1)], first=ALLIED)
-    eng, fr = start(st, ScriptedDice([6, 6, 6, 6]), proc="sf_landing", units=["UK-1Cdo"], hex="T6017")
-    settle_defaults(eng)
-    out = fr.data["outcome"]
-    assert out["strengths"] == {"attack": 1, "defence": 1}
-    assert out["landing"] == "cleared" and eng.state.units["UK-1Cdo"].loc == "T6017"
-    assert eng.state.units["UK-1Cdo"].flags["landed_gt"] == eng.state.gt     # 20.1: in GenS for the GT of landing
-
-
-def test_15_4_sf_landing_in_a_friendly_hex_needs_no_combat():
-    st = make_state([("UK-1Cdo", ALLIED, "box:Malta", 1), ("US-1Inf", ALLIED, "T6017", 2)], first=ALLIED)
-    eng, fr = start(st, ScriptedDice([]), proc="sf_landing", units=["UK-1Cdo"], hex="T6017")
-    assert eng.pending() is None and eng.state.units["UK-1Cdo"].loc == "T6017"
-    with pytest.raises(IllegalAction):
-        start(make_state([("UK-1Cdo", ALLIED, "box:Malta", 1)]), ScriptedDice([]), proc="sf_landing",
-              units=["UK-1Cdo"], hex="T5010")      # not coastal

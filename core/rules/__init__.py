@@ -15,5 +15,6 @@ from core.rules import strikes, strategic_moves  # noqa: F401  (strategic, issue
 from core.rules import training  # noqa: F401  (ground, issue 5: 8.5 training track, 8.5.2 untrained)
 from core.rules import fleets  # noqa: F401  (20.4.2 fleet coastal missions in the Movement Phase; 19.9.2 strikes on fleets, port strikes)
 from core.rules import air_missions  # noqa: F401  (strategic: 4.1 VI.3 c air missions, 19.6 interdiction, 19.8 bombardment)
+from core.rules import special_forces  # noqa: F401  (15.4 special forces sea moves in the Movement Phase)
 from core.rules import airdrop  # noqa: F401  (strategic, issue 7: 23.2 AXC-19 b airdrops from the Fall Braun Box, 15.5)
 from core.rules import fna  # noqa: F401  (strategic, issue 7: 22.7 FNA boxes and road, ALC-21 i Vichy French reaction and retreat)

@@ -26,7 +26,6 @@ from core.rules import special_units as su
 from core.rules.special_units import info
 from core.state import Frame, GameState
 
-
 # =========================================================================== 14.9.1 / 14.9.2
 
 
@@ -397,15 +396,20 @@ def landing_area(box: str, label: str) -> bool:
 
 def check_amphibious(st: GameState, side: str, combats: list[dict[str, Any]], attackers: list[str], hexes: list[str]) -> None:
     """20.5: an opposed port landing declared in the friendly Combat Phase."""
-    from core.rules import combat
+    from core.rules import combat, special_forces
 
     if len(hexes) != 1:
         raise IllegalAction("an amphibious landing attacks one port hex", "20.5")
     h = hexes[0]
     hx = combat.hex_of(h)
-    if hx is None or hx not in combat.gmap().ports:
+    # 15.4: SF that sailed for this hex in the Movement Phase land on any coastal hex, enemy-occupied or empty
+    sf_staged = bool(attackers) and all(u in st.units and special_forces.staged_for(st, u, h) for u in attackers)
+    if sf_staged:
+        if not combat.coastal(h):
+            raise IllegalAction(f"{h} is not a coastal hex", "15.4")
+    elif hx is None or hx not in combat.gmap().ports:
         raise IllegalAction(f"{h} is not a port: opposed landings are made in ports (20.5; SF: 15.4)", "20.5")
-    if not any(_hostile(v, side) and info(st, v.id).kind in ("combat", "supply") for v in st.units_at(h)):
+    elif not any(_hostile(v, side) and info(st, v.id).kind in ("combat", "supply") for v in st.units_at(h)):
         raise IllegalAction(f"{h} holds no enemy unit: the units land normally (20.5)", "20.5")
     steps = 0
     for u in attackers:
@@ -416,7 +420,7 @@ def check_amphibious(st: GameState, side: str, combats: list[dict[str, Any]], at
         i = info(st, u)
         if not i.is_combat or not i.real_cf:
             raise IllegalAction(f"{u}: only combat units with a non-zero, non-parenthesised CF land opposed", "20.5")
-        if st.units[u].loc != PORT_BOXES + h and not (i.sf and st.units[u].loc.startswith("box:")):
+        if not sf_staged and st.units[u].loc != PORT_BOXES + h and not (i.sf and st.units[u].loc.startswith("box:")):
             raise IllegalAction(f"{u} in {st.units[u].loc} cannot land in {h}: the landing is made from the port "
                                 f"boxes of {h} (20.5 \"conducts a standard combat from the port boxes\"; 20.1, 20.2.5, "
                                 "20.2.6)", "20.5")
@@ -428,18 +432,28 @@ def check_amphibious(st: GameState, side: str, combats: list[dict[str, Any]], at
 
 def amphibious_options(st: GameState, side: str, combats: list[dict[str, Any]]) -> list[Option]:
     """One enumerable landing per staging box and enemy port: its units by id up to the stacking limit."""
-    from core.rules import combat
+    from core.rules import combat, special_forces
 
     busy = {u for c in combats for u in c["attackers"]}
+    out: list[Option] = []
+    for h, units in sorted(special_forces.staged(st, side).items()):      # 15.4: the SF landings declared
+        pick = [u for u in units if u not in busy]
+        if not pick or any(h in c["hexes"] for c in combats):
+            continue
+        try:
+            check_amphibious(st, side, combats, pick, [h])
+        except IllegalAction:
+            continue
+        out.append(Option(action=Action(kind="declare", side=side, args={"attackers": pick, "hexes": [h], "form": "amphibious"}),
+                          label=f"Special forces landing on {h} with {', '.join(pick)} (15.4, 20.5)"))
     by_box: dict[str, list[str]] = {}
     for u in sorted(st.units.values(), key=lambda x: x.id):
         if u.side == side and u.id not in busy and u.loc.startswith(PORT_BOXES) \
                 and info(st, u.id).is_combat and info(st, u.id).real_cf:
             by_box.setdefault(u.loc, []).append(u.id)
     if not by_box:
-        return []
+        return out
     ports = sorted(h.label for h in combat.gmap().ports)
-    out = []
     for box, units in sorted(by_box.items()):
         for h in ports:
             if not landing_area(box, h) or any(h in c["hexes"] for c in combats):
@@ -485,42 +499,6 @@ def amphibious_failure(eng: Engine, attackers: list[str], origin: dict[str, str]
         lost += combat.lose_step(eng, u, "failed amphibious assault, H result (20.5)")
     return_to_origin(eng, alive, origin)
     return lost
-
-
-@procedure("sf_landing")
-class SFLanding(Procedure):
-    """15.4: SF units landing on a coastal hex from a port or at-sea box.  Data ``{"units": [...],
-    "hex": label}`` (pushed by the transport rules).  Friendly-occupied: they land and move no further;
-    enemy-occupied or empty: an opposed landing (20.5 procedure; an empty hex defends with 1)."""
-
-    def enter(self, eng: Engine, frame: Frame) -> None:
-        st = eng.state
-        d = frame.data
-        units = list(d["units"])
-        h = d["hex"]
-        side = st.units[units[0]].side
-        d["side"] = side
-        for u in units:
-            if not info(st, u).sf:
-                raise IllegalAction(f"{u} is not a special forces unit (15.4)", "15.4")
-        from core.rules import combat
-
-        if not combat.coastal(h):
-            raise IllegalAction(f"{h} is not a coastal hex (15.4)", "15.4")
-        here = st.units_at(h)
-        if any(_hostile(v, side) for v in here) or not here:
-            eng.push("resolve_combat", attackers=units, hexes=[h], form="amphibious", side=side)
-            return
-        for u in units:
-            st.units[u].loc = h
-            st.units[u].flags = dict(st.units[u].flags) | {"landed": combat.phase_tag(st)}
-        eng.say(f"{', '.join(units)} land in friendly-occupied {h} and may move no further this phase (15.4)")
-
-    def decide(self, eng: Engine, frame: Frame) -> None:
-        return None
-
-    def resume(self, eng: Engine, frame: Frame, child: Frame) -> None:
-        frame.data["outcome"] = dict(child.data.get("outcome", {}))
 
 
 # =========================================================================== 16.3 oasis track combat

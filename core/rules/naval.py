@@ -73,8 +73,10 @@ def phase_tag(eng: Engine) -> str:
 
 
 def boxes_needed(uid: str, steps: int) -> int:
-    """20.1 / WE-13: 2 combat steps, or 2 RP, or 1 MSU or dump per port box (rounded up)."""
+    """20.1 / WE-13: 2 combat steps, or 2 RP, or 1 MSU or dump per port box (rounded up); SF none (15.4)."""
     c = all_counters()[offmap.base_id(uid)]
+    if c.sf:
+        return 0   # 15.4 Sealift: SF "do not count against port or sealift capacity"
     if c.kind == "supply" and c.unit_type in ("msu", "dump"):
         return 1
     if offmap.base_id(uid).endswith("-RP"):
@@ -220,6 +222,8 @@ def _cargo_item(u: UnitState, direction: str, boxes: str = "") -> tuple[str, int
     k = cargo_kind(u)
     c = all_counters()[offmap.base_id(u.id)]
     where = boxes or ("std" if standard_only(u, direction) else "any")
+    if c.sf:
+        return "step", 0, where      # 15.4 Sealift: SF "do not count against port or sealift capacity"
     if k == "rp":
         return "rp", int(u.steps), where
     if k in ("motorised", "foot"):

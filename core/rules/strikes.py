@@ -60,7 +60,8 @@ def cargo(eng: Engine, lane: str) -> list[str]:
     out = []
     for uid in nv.get("lanes", {}).get(lane, []):
         u = eng.state.units.get(uid)
-        if u and u.loc != offmap.REMOVED and not u.loc.startswith("box:Destroyed"):
+        if u and u.loc != offmap.REMOVED and not u.loc.startswith("box:Destroyed") \
+                and not all_counters()[offmap.base_id(uid)].sf:   # 15.4: SF at sea cannot be struck
             out.append(uid)
     return out
 

@@ -1,0 +1,137 @@
+"""15.4 Special Forces at sea, played from the Run for Tunis set-up (29.0: GT 30, the Allies move first with
+1 Commando, 6 Commando and 1st Rangers in the Torch Box) through ``Engine.apply`` only: the ``sf_sea`` order of
+the Movement Phase lands SF on any coastal hex (unoccupied: an opposed landing in the Combat Phase against a
+defence of 1; friendly-occupied: straight in, no further movement, emergency supply), evacuates them from a
+coastal hex to a port or shipping box, never from one coastal hex to another; they use no sealift capacity."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.decisions import ALLIED, Action, IllegalAction
+from core.engine import Engine
+from core.newgame import initial_state
+from core.rules import naval, special_forces
+from core.scenario import load
+
+KIND = special_forces.KIND
+BEACH = "A6112"          # a clear, non-port coastal hex of Map A, next to Algiers (A6201), empty at GT 30
+OTHER_BEACH = "A6114"    # another non-port coastal hex
+TORCH = "box:Torch"
+
+
+def until(eng: Engine, kind: str, phase: int | None = None):
+    """Answer every other decision with *done* (else its first option) until ``kind`` (in ``phase``)."""
+    for _ in range(300):
+        d = eng.pending()
+        if d.kind == kind and (phase is None or eng.state.phase == phase):
+            return d
+        opt = next((o for o in d.options if o.action.kind == "done"), d.options[0])
+        eng.apply(opt.action)
+    raise AssertionError(f"no {kind} decision")
+
+
+def run_for_tunis(seed: int = 1) -> Engine:
+    eng = Engine(initial_state(load("run-for-tunis"), seed))
+    until(eng, "movement")
+    assert eng.pending().side == ALLIED and eng.state.phase == 6
+    return eng
+
+
+def sail(eng: Engine, units: list[str], to: str):
+    return eng.apply(Action(kind=KIND, side=ALLIED, args={"units": units, "to": to}))
+
+
+def land_on_the_beach(eng: Engine):
+    """1 Cdo sails for BEACH in VI and lands there in VIII (the opposed landing against an empty hex)."""
+    sail(eng, ["UK-1Cdo"], BEACH)
+    d = until(eng, "combat_declare", 8)
+    landing = [o.action for o in d.options if o.action.args.get("form") == "amphibious" and o.action.args["hexes"] == [BEACH]]
+    assert landing == [Action(kind="declare", side=ALLIED, args={"attackers": ["UK-1Cdo"], "hexes": [BEACH], "form": "amphibious"})]
+    eng.apply(landing[0])
+    events = []
+    for _ in range(40):
+        if eng.state.phase != 8:
+            break
+        d = eng.pending()
+        e = eng.apply(next((o.action for o in d.options if o.action.kind in ("done", "resolve")), d.options[0].action))
+        events += e.events
+    return events
+
+
+def test_15_4_sf_in_an_at_sea_box_land_on_an_unoccupied_coastal_hex_as_an_opposed_landing():
+    eng = run_for_tunis()
+    d = eng.pending()
+    assert KIND in d.free_kinds
+    assert [o for o in d.options if o.action.kind == KIND]            # sampled sea moves are offered
+    e = sail(eng, ["UK-1Cdo"], BEACH)
+    assert eng.state.units["UK-1Cdo"].loc == TORCH                  # it waits at sea for the Combat Phase (20.5)
+    assert "opposed landing" in " ".join(e.events)
+    with pytest.raises(IllegalAction, match="has moved"):
+        sail(eng, ["UK-1Cdo"], OTHER_BEACH)
+    events = []
+    d = until(eng, "combat_declare", 8)
+    eng.apply(next(o.action for o in d.options if o.action.args.get("hexes") == [BEACH]))
+    for _ in range(40):
+        if eng.state.phase != 8:
+            break
+        d = eng.pending()
+        events += eng.apply(next((o.action for o in d.options if o.action.kind in ("done", "resolve")),
+                                 d.options[0].action)).events
+    odds = next(ev for ev in events if " to 1 = " in ev or " to 1 " in ev)
+    assert " to 1" in odds                                          # "the hex has a defense factor of 1"
+    u = eng.state.units["UK-1Cdo"]
+    assert u.loc == BEACH, events
+    assert "sf_landing" not in u.flags
+
+
+def test_15_4_sf_landing_in_a_friendly_occupied_hex_moves_straight_in_and_no_further():
+    eng = run_for_tunis()
+    land_on_the_beach(eng)
+    until(eng, "movement", 12)                                      # the Allies' follow-on Movement Phase
+    sail(eng, ["UK-6Cdo"], BEACH)
+    u = eng.state.units["UK-6Cdo"]
+    assert u.loc == BEACH and u.emergency                           # 15.4: emergency supply for the impulse
+    with pytest.raises(IllegalAction):
+        eng.apply(Action(kind="move", side=ALLIED, args={"units": ["UK-6Cdo"], "path": [OTHER_BEACH]}))
+
+
+def test_15_4_sf_evacuation_from_a_coastal_hex_to_a_shipping_box_not_to_another_coastal_hex():
+    eng = run_for_tunis()
+    land_on_the_beach(eng)
+    until(eng, "movement", 12)
+    before = eng.state.hash()
+    with pytest.raises(IllegalAction, match="coastal hex to another coastal hex") as e:
+        sail(eng, ["UK-1Cdo"], OTHER_BEACH)
+    assert e.value.rule == "15.4" and eng.state.hash() == before
+    sail(eng, ["UK-1Cdo"], TORCH)
+    assert eng.state.units["UK-1Cdo"].loc == TORCH
+
+
+def test_15_4_only_special_forces_sail_this_way():
+    eng = run_for_tunis()
+    with pytest.raises(IllegalAction, match="not a special forces unit") as e:
+        eng.apply(Action(kind=KIND, side=ALLIED, args={"units": ["US-1Arm"], "to": BEACH}))
+    assert e.value.rule == "15.4"
+    with pytest.raises(IllegalAction, match="not a coastal hex"):
+        sail(eng, ["UK-1Cdo"], "A5805")                               # inland clear hex
+
+
+def test_15_4_sf_use_no_sealift_capacity():
+    """15.4 Sealift: "They are always able to move freely by sea and do not count against port or sealift capacity"."""
+    eng = run_for_tunis()
+    assert naval.boxes_needed("UK-1Cdo", 1) == 0 and naval.boxes_needed("US-1Rangers", 1) == 0
+    assert naval.boxes_needed("UK-1Para", 2) == 1                    # airborne, not SF: one box for two steps
+    st = eng.state
+    assert naval.cargo_boxes([st.units["UK-1Cdo"], st.units["UK-6Cdo"], st.units["US-1Rangers"]]) == 0
+    assert naval.cargo_boxes([st.units["UK-1Cdo"], st.units["UK-1Para"]]) == 1
+
+
+def test_15_4_sf_using_sealift_cannot_be_struck():
+    """15.4: "SF units using sealift cannot be attacked by naval air or fleet strikes": cargo on a lane this GT."""
+    from core.rules import strikes
+
+    eng = run_for_tunis()
+    strikes.record_cargo(eng, "TestLane", "UK-1Cdo")
+    strikes.record_cargo(eng, "TestLane", "UK-1Para")
+    assert strikes.cargo(eng, "TestLane") == ["UK-1Para"]
