@@ -12,7 +12,7 @@ rule.  The panel holds:
   movement are passed to the engine's ``reachable``/``route`` queries for the preview;
 * **orders** — reserve (13.6), deliberate and mobile battle markers (14.9.1, 14.9.2), create a base (12.2.3), emergency supply (12.7), destroy supply (12.2.5),
   base transfer (12.2.3), forts (18.1), railroad and road construction (18.2, 18.3), rail movement (13.7),
-  coastal shipping (20.3), special forces by sea (15.4), air landing (13.7 e), entering the map from a box (13.8); with the optional desert
+  coastal shipping (20.3), special forces by sea (15.4), airdrops (15.5), air landing (13.7 e), entering the map from a box (13.8); with the optional desert
   raider rules (16.0) Oasis Track moves (16.2) and raider missions (16.4).  An order with
   arguments opens a small form; hex arguments are picked by clicking the map.
 """
@@ -69,6 +69,9 @@ ORDERS = [
     ("battle_marker", "Battle marker…", "14.9.1; 14.9.2", "Mark the checked units for a deliberate (14.9.1) or mobile "
                                                           "(14.9.2) battle in the Combat Phase: each must have spent no "
                                                           "more than its RMA, and moves no further this phase"),
+    ("airdrop", "Airdrop…", "15.5", "Airdrop an airborne or SF unit of this airlift box, friendly city or airfield on "
+                                    "a clear, desert or rough hex not held by the enemy (from the map: the same or an "
+                                    "adjacent map) with one ATP; morale check on landing (15.5, 13.7 d)"),
     ("fall_braun_drop", "Fall Braun airdrop…", "AXC-19 b", "Airdrop an airborne unit from the Fall Braun Box on a Map T "
                                                            "hex with one ATP; morale check on landing (AXC-19 b, 15.5)"),
 ]
@@ -857,6 +860,16 @@ class MovementOrders(QFrame):
                 Field("to", "To:", "combo", [(f"{names.get(n, n)} ({hexes} road hexes)", n)
                                              for n, hexes in sorted(legs.items())])],
                 lambda v: {"units": v["units"], "to": v["to"]}))
+        if kind == "airdrop":
+            from core.counters import all_counters
+            from core.rules.offmap import base_id
+
+            st = self.win.ctl.state()
+            able = [u for u in units if getattr(all_counters().get(base_id(u)), "airdrop_capable", False)]
+            return self._open(OrderForm(self, kind, f"{title} ({rule})", [
+                Field("unit", "Airborne unit:", "combo", [(unit_name(u, st), u) for u in able]),
+                Field("to", "Drop hex:", "hexes", lo=1, hi=1)],
+                lambda v: {"unit": v["unit"], "to": (v["to"] or [""])[0]}))
         if kind == "fall_braun_drop":
             st = self.win.ctl.state()
             try:

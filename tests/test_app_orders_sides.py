@@ -112,3 +112,20 @@ def test_15_4_special_forces_by_sea_order_from_the_torch_box(qtbot, dirs):
     form.pick("A6112")
     qtbot.mouseClick(form.send, Qt.LeftButton)
     assert w.ctl.state().units["UK-1Cdo"].flags["sf_landing"]["hex"] == "A6112"
+
+
+def test_15_5_airdrop_order_lists_the_airborne_units_of_the_box(qtbot, dirs):
+    """15.5: the airdrop form, shown for the Sicily Box in the Axis Movement Phase, lists its airborne drop capable
+    units only."""
+    w = game_window(qtbot, dirs / "drop.dfd", str(Path(__file__).parent.parent / "scenarios" / "run-for-tunis.toml"))
+    pass_cover(qtbot, w)
+    while (w.ctl.pending().kind, w.ctl.pending().side) != ("movement", "Axis"):
+        d = w.ctl.pending()
+        assert w.ctl.act(next((o.action for o in d.options if o.action.kind == "done"), d.options[0].action))
+        pass_cover(qtbot, w)
+    d = w.ctl.pending()
+    w.orders.show_for(d, w.ctl.state(), None, "box:Sicily", True)
+    form = w.orders.order("airdrop")
+    combo = form.widgets["unit"]
+    got = sorted(combo.itemData(i) for i in range(combo.count()))
+    assert got == ["GE-11Pio", "GE-5FJ", "GE-Barenthin"]
