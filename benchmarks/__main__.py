@@ -1,12 +1,16 @@
-"""Run every ``benchmarks/bench_*.py`` module's ``run()`` and print one table.
+"""``python -m benchmarks``: the engine-speed targets (issue 18, ``benchmarks/targets.py``), one row per measure
+with its target, the figure measured here and PASS/FAIL; ``--json`` prints one JSON document
+``{"rows": [{"measure", "target", "value", "unit", "pass", ...}]}`` instead of the table.
 
-Each ``run()`` returns rows ``(name, value, unit, note)``.  Pass module names to
-run only some: ``python -m benchmarks core``.
+``python -m benchmarks --only games reach`` runs only those groups of target rows (games, app, lan, reach).
+``python -m benchmarks core ground ...`` runs the older detailed modules ``benchmarks/bench_*.py`` whose names
+contain one of the words (``all`` runs every one) and prints their rows ``(name, value, unit, note)``.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import pkgutil
 import sys
@@ -16,11 +20,11 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
-def main(argv: list[str]) -> int:
+def detailed(words: list[str]) -> int:
     here = Path(__file__).parent
     names = sorted(m.name for m in pkgutil.iter_modules([str(here)]) if m.name.startswith("bench_"))
-    if argv:
-        names = [n for n in names if any(a in n for a in argv)]
+    if "all" not in words:
+        names = [n for n in names if any(a in n for a in words)]
     rows: list[tuple[str, str, str, str]] = []
     for name in names:
         t0 = time.perf_counter()
@@ -36,6 +40,27 @@ def main(argv: list[str]) -> int:
     print(f"{'-' * w}  {'-' * 12}  {'-' * 8}  {'-' * 30}")
     for name, value, unit, note in rows:
         print(f"{name:{w}}  {value:>12}  {unit:8}  {note}")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    from benchmarks import targets
+
+    as_json = "--json" in argv
+    argv = [a for a in argv if a != "--json"]
+    if argv and argv[0] != "--only":
+        return detailed(argv)
+    only = argv[1:] if argv else None
+    load = os.getloadavg()
+    rows = targets.run(only, progress=lambda s: print(s, file=sys.stderr))
+    load_after = os.getloadavg()
+    machine = {"cpus": os.cpu_count(), "load_before": round(load[0], 2), "load_after": round(load_after[0], 2)}
+    if as_json:
+        print(json.dumps({"rows": [r.as_json() for r in rows], "machine": machine}, indent=1))
+    else:
+        print(targets.table(rows))
+        print(f"\n{machine['cpus']} CPUs; 1-minute load average {machine['load_before']} before, "
+              f"{machine['load_after']} after (figures are wall-clock; other processes on the machine slow them)")
     return 0
 
 

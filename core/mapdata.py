@@ -85,7 +85,23 @@ class MapData:
     # -- hexes ---------------------------------------------------------------
     def hexes(self) -> dict[Hex, dict]:
         """Every hex of the game (2.2), sorted, with its record (iterate it for the hexes)."""
-        return {h: self._rec[h] for h in sorted(self._rec)}
+        return dict(self._sorted())
+
+    def _sorted(self) -> dict[Hex, dict]:
+        """The hexes in order, computed once (the map never changes once loaded; issue 18)."""
+        s = self.__dict__.get("_sorted_hexes")
+        if s is None:
+            s = self.__dict__["_sorted_hexes"] = {h: self._rec[h] for h in sorted(self._rec)}
+        return s
+
+    def _having(self, key: str, value: object = None) -> list[Hex]:
+        """The sorted hexes whose record has ``key`` (with ``value``, if given), computed once per map."""
+        memo = self.__dict__.setdefault("_having_memo", {})
+        hit = memo.get((key, value))
+        if hit is None:
+            hit = memo[(key, value)] = [h for h, r in self._sorted().items()
+                                        if key in r and (value is None or r[key] == value)]
+        return hit
 
     def has(self, h: HexLike) -> bool:
         """Whether ``h`` is a hex of the printed maps (2.2)."""
@@ -156,18 +172,18 @@ class MapData:
         return Port(int(p[0]), int(p[1])) if p else None
 
     def ports(self) -> list[Hex]:
-        return [h for h in self.hexes() if "port" in self._rec[h]]
+        return list(self._having("port"))
 
     def airfield(self, h: HexLike) -> str | None:
         """``"N"`` for a Cyrenaica naval airfield (19.1.3), ``"Y"`` for another airfield, else None."""
         return self._rec[_hex(h)].get("airfield")
 
     def airfields(self) -> list[Hex]:
-        return [h for h in self.hexes() if "airfield" in self._rec[h]]
+        return list(self._having("airfield"))
 
     def naval_airfields(self) -> list[Hex]:
         """19.1.3: C2308 (Benghazi), C2309 and C2821 (Derna)."""
-        return [h for h in self.hexes() if self._rec[h].get("airfield") == "N"]
+        return list(self._having("airfield", "N"))
 
     def in_fna(self, h: HexLike) -> bool:
         """2.2.4: French North Africa = the hexes in Algeria and Tunisia on Maps A, T and L."""

@@ -8,7 +8,7 @@ replay the same scenario, seed and actions reach byte-identical states.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, Callable
 
 import msgspec
 
@@ -49,13 +49,28 @@ class Units(dict):
     """``GameState.units``: a plain dict (encoded and hashed as one) that counts its own changes in ``version``, so
     that indexes derived from it can tell when to rebuild.  Nothing here is part of the state or its hash."""
 
-    __slots__ = ("version", "_at", "_at_key")
+    __slots__ = ("version", "_at", "_at_key", "_memo", "_memo_key")
 
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.version = 0
         self._at: dict[str, list[UnitState]] = {}
         self._at_key: tuple[int, int] = (-1, -1)
+        self._memo: dict[Any, Any] = {}
+        self._memo_key: tuple[int, int] = (-1, -1)
+
+    def derived(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()`` memoised until any unit changes (added, removed, or an attribute set).  For values derived
+        from the units' attributes only (not from ``flags``, whose in-place changes are not seen), returned as
+        immutable values (the caller shares them)."""
+        stamp = (self.version, _UNIT_WRITES[0])
+        if stamp != self._memo_key:
+            self._memo, self._memo_key = {}, stamp
+        try:
+            return self._memo[key]
+        except KeyError:
+            v = self._memo[key] = compute()
+            return v
 
     def __setitem__(self, k: str, v: UnitState) -> None:
         self.version += 1

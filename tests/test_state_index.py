@@ -43,3 +43,21 @@ def test_decoded_state_is_indexed_and_encodes_identically():
     got = again.units_at("C2331")
     got.clear()                                          # a caller's list is its own
     assert [u.id for u in again.units_at("C2331")] == ["a"]
+
+
+def test_derived_values_are_recomputed_after_any_unit_change():
+    st = GameState(scenario="t", seed=1, gt=1, phase=1, units={"a": UnitState(id="a", side="Axis", loc="C2331")})
+    calls = []
+
+    def ogs_units():
+        calls.append(1)
+        return frozenset(u.id for u in st.units.values() if u.ogs)
+
+    assert st.units.derived("ogs", ogs_units) == frozenset() and st.units.derived("ogs", ogs_units) == frozenset()
+    assert len(calls) == 1                               # memoised while nothing changes
+    st.units["a"].ogs = True                             # an attribute set
+    assert st.units.derived("ogs", ogs_units) == {"a"}
+    st.units["b"] = UnitState(id="b", side="Axis", loc="C2331", ogs=True)   # an arrival
+    assert st.units.derived("ogs", ogs_units) == {"a", "b"}
+    st.units.pop("a")
+    assert st.units.derived("ogs", ogs_units) == {"b"} and len(calls) == 4

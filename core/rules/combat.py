@@ -496,13 +496,14 @@ def air_box(st: GameState, air: str) -> str | None:
     return None
 
 
-def _base_maps(st: GameState, side: str) -> set[str]:
-    """Maps holding a friendly supplied (not OGS, not captured) base (19.1.1, 19.1.2 b)."""
-    out = set()
-    for u in st.units.values():
-        if u.side == side and supply_type(st, u.id) == "base" and not u.ogs and not u.captured and hex_of(u.loc):
-            out.add(u.loc[:1])
-    return out
+def _base_maps(st: GameState, side: str) -> frozenset[str]:
+    """Maps holding a friendly supplied (not OGS, not captured) base (19.1.1, 19.1.2 b); memoised beside the state
+    until a unit changes (asked for every air unit and hex of the air mission options)."""
+    def compute() -> frozenset[str]:
+        return frozenset(u.loc[:1] for u in st.units.values()
+                         if u.side == side and supply_type(st, u.id) == "base" and not u.ogs and not u.captured
+                         and hex_of(u.loc))
+    return st.units.derived(("base_maps", side), compute)
 
 
 def air_area_ok(st: GameState, air: str, label: str) -> bool:
