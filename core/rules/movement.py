@@ -205,6 +205,8 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
     interdicted = air.interdiction_area(state, side)
     cur = start
     must_stop: set[str] = set()
+    caps: dict[str, int] = {}                  # per unit: its allowance and EZOC map do not change along the path
+    ez_of: dict[tuple[str, bool], dict[Hex, list[str]]] = {}
     for i, nxt in enumerate(path):
         if cur.distance(nxt) != 1:
             raise IllegalAction(f"{nxt.label} is not adjacent to {cur.label}: a path is a line of contiguous hexes", "13.1")
@@ -246,7 +248,9 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
             if is_motorized(u) and route[u.id] in ("road", "track") and rt == "open" and spent[u.id] % E:
                 spent[u.id] += E - spent[u.id] % E
             route[u.id] = rt
-            ez = _ezoc_for(state, u, stack_mot, gm, cache)
+            ez = ez_of.get((u.id, stack_mot))
+            if ez is None:
+                ez = ez_of[(u.id, stack_mot)] = _ezoc_for(state, u, stack_mot, gm, cache)
             ignores = counter_of(u).sf or cls == "raider"         # 15.4, 16.1: ignore all EZOC
             extra = 0
             if not ignores and cur in ez and (u.id in in_ezoc) and _recon_superior(state, side, moving, ez[cur]):
@@ -285,7 +289,9 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
             plan.hexes[u.id] += 1
             if opts.reaction and not is_motorized(u) and plan.hexes[u.id] > 1:
                 raise IllegalAction(f"{name} is not motorised and may react at most one hex", "13.2.1")
-            cap = allowance(state, u, opts, (rma_values or {}).get(u.id))
+            cap = caps.get(u.id)
+            if cap is None:
+                cap = caps[u.id] = allowance(state, u, opts, (rma_values or {}).get(u.id))
             if spent[u.id] > cap:
                 raise IllegalAction(f"{name} needs {tec.mp(spent[u.id]):g} MP to reach {nxt.label} but has {tec.mp(cap):g}", "13.2")
             plan.loc[u.id] = nxt.label

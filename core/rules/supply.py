@@ -115,7 +115,7 @@ def port_controlled(state: GameState, side: str, h: Hex) -> bool:
     owner = state.control.get(h.label)
     if owner is not None:
         return owner == side
-    sides = {u.side for u in state.units.values() if u.loc == h.label}
+    sides = {u.side for u in state.units_at(h.label)}
     return sides == {side}
 
 

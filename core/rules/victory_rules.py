@@ -107,7 +107,7 @@ def controller(eng: Engine, hex_label: str) -> str | None:
     st = eng.state
     if h in st.control:
         return st.control[h]
-    sides = {u.side for u in st.units.values() if u.loc == h and offmap.base_id(u.id).split("-")[0] not in ("AX", "AL", "MK")
+    sides = {u.side for u in st.units_at(h) if offmap.base_id(u.id).split("-")[0] not in ("AX", "AL", "MK")
              and not vichy_neutral(u)}
     if len(sides) == 1:
         return sides.pop()
