@@ -19,15 +19,16 @@ game ends, ``core.game.verify`` (what ``dfd replay FILE --verify`` runs) replays
 every stored hash of the game's actions.
 
 A game is an **error** when it raised, refused an option it offered, failed verification, broke an invariant,
-or did not finish within its time limit (or decision limit).  Each error names scenario, seed, the action
+or did not finish within its time limit (CPU seconds of its worker, so a busy machine does not time games out)
+or decision limit.  Each error names scenario, seed, the action
 number and the message; ``--keep DIR`` keeps the ``.dfd`` files to replay.
 
 ``--report`` counts how often every registered procedure (``proc:``), decision kind (``decision:``),
-Movement-Phase action kind (``move:``), card put in play (``card:``), special combat form (``form:``) and
-victory condition kind that held at the end of a GT or decided the game (``victory:``) was reached, and ends
-with one JSON line ``{"games": N, "errors": [...], "unreached": [...]}``.  Names listed under ``## Unreachable
-by random play`` in ``docs/architecture.md`` are left out of ``unreached`` (each is reached by the play-path
-test named there).  The exit status is 1 when there is an error or an undocumented unreached name.
+Movement-Phase action kind (``move:``), card put in play by the set-up or played (``card:``), special combat
+form (``form:``) and victory condition kind that held at the end of a GT or decided the game (``victory:``) was
+reached, and ends with one JSON line ``{"games": N, "errors": [...], "unreached": [...]}``.  Names listed under
+``## Unreachable by random play`` in ``docs/architecture.md`` are left out of ``unreached`` (each line names why,
+and the play-path test that reaches it).  The exit status is 1 when there is an error or an undocumented unreached name.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ P_UNDO = 0.03
 P_FREE = 0.3
 
 REACHED: Counter[str] = Counter()
+REFUSED: Counter[str] = Counter()      # free-form kind: rule -> how often the engine refused the bot's attempt
 
 
 # --------------------------------------------------------------------------- reachability counters
@@ -197,6 +199,11 @@ def free_action(eng, d, rng: random.Random):
     stacks = _own_stacks(st, side)
     if not stacks:
         return None
+    others = sorted(kinds & set(SUPPORT_KINDS))
+    if others and ("move" not in kinds or rng.random() < 0.4):
+        a = support_action(eng, side, rng.choice(others), rng)
+        if a is not None:
+            return a
     if "move" in kinds:
         start = rng.choice(sorted(stacks))
         units = stacks[start]
@@ -243,6 +250,75 @@ def free_action(eng, d, rng: random.Random):
     return None
 
 
+#: the Movement Phase's other free-form kinds the bot knows how to fill in (13.6, 12.2.3, 12.2.5, 12.7, 13.7,
+#: 18.0, 20.3): their arguments are drawn from the side's own units, legal or not
+SUPPORT_KINDS = ("reserve", "create_base", "build_fort", "build_road", "emergency_supply", "destroy_supply",
+                 "transfer", "rail", "coastal_ship", "air_land")
+
+
+def support_action(eng, side: str, kind: str, rng: random.Random):
+    from core.decisions import Action
+    from core.rules import construction, tec
+    from core.rules.status import hex_of, is_combat, supply_kind
+
+    st = eng.state
+    mine = sorted((u for u in st.units.values() if u.side == side and hex_of(u) is not None), key=lambda u: u.id)
+    combat = [u for u in mine if is_combat(u)]
+    by_kind = {k: [u for u in mine if supply_kind(u) == k] for k in ("msu", "dump", "base")}
+
+    def pick(xs):
+        return rng.choice(xs) if xs else None
+
+    def with_(us, kind_):            # units of ``us`` stacked with a supply unit of ``kind_`` (preferred)
+        here = {x.loc for x in by_kind[kind_]}
+        return [u for u in us if u.loc in here] or us
+
+    if kind == "reserve" or kind in ("rail", "coastal_ship", "air_land"):
+        u = pick(combat)
+        if u is None:
+            return None
+        stack = [x.id for x in combat if x.loc == u.loc]
+        units = sorted(rng.sample(stack, rng.randint(1, len(stack))))
+        if kind == "reserve":
+            return Action(kind=kind, side=side, args={"units": units})
+        gm = tec.current_map()
+        if kind == "coastal_ship":
+            to = pick(sorted(h.label for h in gm.ports))
+        else:
+            to = pick(sorted({x.loc for x in mine} - {u.loc})) or u.loc
+        return Action(kind=kind, side=side, args={"units": units, "to": to})
+    if kind == "create_base":
+        m = pick(with_(by_kind["msu"], "dump"))
+        return Action(kind=kind, side=side, args={"hex": m.loc}) if m else None
+    if kind == "build_fort":
+        u = pick(with_(combat, "dump"))
+        if u is None:
+            return None
+        d = pick([x for x in by_kind["dump"] if x.loc == u.loc] or by_kind["dump"])
+        args = {"unit": u.id, "level": rng.randint(0, 3)}
+        if d is not None:
+            args["dump"] = d.id
+        return Action(kind=kind, side=side, args=args)
+    if kind == "build_road":
+        m = pick(by_kind["msu"])
+        return Action(kind=kind, side=side, args={"msu": m.id, "road": rng.choice(construction.ROADS)}) if m else None
+    if kind == "emergency_supply":
+        u = pick(with_(combat, "dump"))
+        d = u and pick([x for x in by_kind["dump"] if x.loc == u.loc] or by_kind["dump"])
+        return Action(kind=kind, side=side, args={"unit": u.id, "dump": d.id}) if u and d else None
+    if kind == "destroy_supply":
+        s = pick(by_kind["msu"] + by_kind["dump"])
+        c = s and pick([x for x in combat if x.loc == s.loc] or combat)
+        return Action(kind=kind, side=side, args={"unit": s.id, "by": c.id}) if s and c else None
+    if kind == "transfer":
+        if len(by_kind["base"]) < 2:
+            return None
+        src, dst = rng.sample(by_kind["base"], 2)
+        items = [x.id for x in by_kind["dump"] if x.loc == src.loc][:1]
+        return Action(kind=kind, side=side, args={"from": src.id, "to": dst.id, "units": items})
+    return None
+
+
 # --------------------------------------------------------------------------- one game
 
 
@@ -259,8 +335,9 @@ def play(sc: str, seed: int, folder: Path, time_limit: float, max_decisions: int
 
     _install_counters()
     REACHED.clear()
+    REFUSED.clear()
     path = folder / f"{sc}-{seed}.dfd"
-    t0 = time.monotonic()
+    t0, cpu0 = time.monotonic(), time.process_time()
     rng = random.Random(f"dfd-fuzz:{sc}:{seed}")
     out = {"scenario": sc, "seed": seed, "actions": 0, "decisions": 0, "result": "", "error": None, "file": str(path)}
     g = None
@@ -272,11 +349,14 @@ def play(sc: str, seed: int, folder: Path, time_limit: float, max_decisions: int
     try:
         g = Game.new(path, sc, seed, overwrite=True)
         eng = g.engine
+        for cid, c in eng.state.cards.items():      # in effect from the set-up (at-start cards, 5.0; 24.0-33.0)
+            if c.get("status") == "in_play":
+                REACHED[f"card:{cid}"] += 1
         seen_hashes = {eng.hash()}
         last_gt = eng.state.gt
         while (d := eng.pending()) is not None:
-            if time.monotonic() - t0 > time_limit:
-                return fail(f"unfinished within the time limit of {time_limit:.0f} s (GT {eng.state.gt}, phase "
+            if time.process_time() - cpu0 > time_limit:
+                return fail(f"unfinished within the time limit of {time_limit:.0f} s of CPU time (GT {eng.state.gt}, phase "
                             f"{eng.state.phase}, {d.kind})")
             if out["decisions"] >= max_decisions:
                 return fail(f"unfinished within {max_decisions} decisions (GT {eng.state.gt}, {d.kind})")
@@ -304,6 +384,7 @@ def play(sc: str, seed: int, folder: Path, time_limit: float, max_decisions: int
                     return fail(f"refused an option it offered in {d.kind}: {action} -> {exc} [{exc.rule}]")
                 if eng.hash() != h0:
                     return fail(f"a refused free-form {action.kind} changed the state")
+                REFUSED[f"{action.kind}: {exc.rule}"] += 1
                 continue
             seen_hashes.add(eng.hash())
             if d.kind in ("movement",):
@@ -347,7 +428,9 @@ def play(sc: str, seed: int, folder: Path, time_limit: float, max_decisions: int
         if g is not None:
             g.close()
         out["reached"] = dict(REACHED)
+        out["refused"] = dict(REFUSED)
         out["seconds"] = round(time.monotonic() - t0, 1)
+        out["cpu"] = round(time.process_time() - cpu0, 1)
 
 
 def _job(job: tuple) -> dict:
@@ -369,11 +452,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all", action="store_true", help="every scenario (the default when no --scenario is given)")
     ap.add_argument("--scenario", action="append", help="scenario id (repeatable)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[1])
-    ap.add_argument("--time-limit", type=float, default=240.0, help="seconds per game before it counts as an error")
+    ap.add_argument("--time-limit", type=float, default=300.0,
+                    help="CPU seconds per game (the worker's own time, whatever the machine's load) before it is an error")
     ap.add_argument("--limit", type=int, default=30000, help="decisions per game before it counts as an error")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep", metavar="DIR", help="write the .dfd files here and keep them")
     ap.add_argument("--report", action="store_true", help="end with the reachability report's JSON line")
+    ap.add_argument("--refusals", action="store_true", help="list the rules that refused the bot's free-form actions")
     a = ap.parse_args(argv)
     ids = [s.id for s in all_scenarios()] if a.all or not a.scenario else a.scenario
     tmp = None
@@ -386,20 +471,25 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(tmp.name)
     jobs = [(sc, seed, str(folder), a.time_limit, a.limit, bool(a.keep)) for sc in ids for seed in a.seeds]
     reached: Counter[str] = Counter()
+    refused: Counter[str] = Counter()
     errors: list[str] = []
     try:
         with Pool(min(a.jobs, len(jobs))) as pool:
             for out in pool.imap_unordered(_job, jobs):
                 reached.update(out.get("reached", {}))
+                refused.update(out.get("refused", {}))
                 status = "ERROR " + out["error"] if out["error"] else out["result"]
                 print(f"{out['scenario']:24} seed {out['seed']:>4} {out['decisions']:>6} decisions "
-                      f"{out['seconds']:>6} s  {status}", flush=True)
+                      f"{out['seconds']:>6} s ({out.get('cpu', 0):>5} s CPU)  {status}", flush=True)
                 if out["error"]:
                     errors.append(out["error"])
     finally:
         if tmp is not None:
             tmp.cleanup()
     bad = bool(errors)
+    if a.refusals:
+        for k, n in refused.most_common():
+            print(f"  refused {n:>6}  {k}")
     if a.report:
         names = universe() | set(reached)
         documented = documented_unreachable()

@@ -12,7 +12,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as hs
 
 from core.bots import RandomBot
-from core.counters import all_counters
 from core.decisions import IllegalAction
 from core.game import Game, verify
 from tests.invariants import Before, check
