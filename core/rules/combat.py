@@ -1819,6 +1819,11 @@ class ResolveCombat(Procedure):
                 if adjacent(st.units[u].loc, h):
                     opts.append(Option(action=Action(kind="advance", side=side, args={"unit": u, "hex": h}),
                                        label=f"Advance {i.name or u} into {h}"))
+                    if any(v.side != side and info(st, v.id).kind == "supply" for v in st.units_at(h)):
+                        opts.append(Option(action=Action(kind="advance", side=side,
+                                                         args={"unit": u, "hex": h, "capture": "destroy"}),
+                                           label=f"Advance {i.name or u} into {h} and destroy the enemy supply "
+                                                 f"there instead of rolling to capture it (12.2.7)"))
         if not opts:
             self._after_advance(eng, d)
             d["advance_over"] = True
@@ -1839,7 +1844,7 @@ class ResolveCombat(Procedure):
                 try:
                     from core.rules import supply
 
-                    supply.capture_supply(eng, h, d["side"], hq=hq)
+                    supply.capture_supply(eng, h, d["side"], hq=hq, destroy=h in d.get("destroy_supply", []))
                 except ImportError:  # pragma: no cover
                     pass
         if d["form"] == "mobile":
@@ -2029,6 +2034,9 @@ class ResolveCombat(Procedure):
             return
         if k == "advance":
             u, h = a["unit"], a["hex"]
+            from core.rules import supply
+            if supply.capture_choice(a):
+                d.setdefault("destroy_supply", []).append(h)          # 12.2.7: the advancing player's choice
             st.units[u].loc = h
             d.setdefault("advanced", []).append(u)
             eng.say(f"{info(st, u).name or u} advances into {h} (14.8)")

@@ -785,7 +785,10 @@ class Exploitation(Procedure):
                 start = prefix[-1]
             if not combat_overrun_ok(eng, d, units, start, last, self, explain=True):
                 raise IllegalAction(f"{', '.join(units)} may not overrun {last} now", "13.4")
+            from core.rules import supply
             d["overrun"] = {"units": units, "hex": last, "cost": d.pop("_ov_cost"), "terrain": d.pop("_ov_terrain", 0)}
+            if supply.capture_choice(action.args):
+                d["overrun"]["destroy_supply"] = True            # 12.2.7: destroy, not roll
             eng.say(f"{', '.join(units)} overrun {last} during exploitation (14.9.3, 13.4)")
             away = overrun_reactors(st, units, last)
             if away and "overrun_reaction" in PROCEDURES:
@@ -854,7 +857,8 @@ class Exploitation(Procedure):
             try:
                 from core.rules import supply
 
-                supply.capture_supply(eng, ov["hex"], d["side"], hq=su.hq_present(st, alive))
+                supply.capture_supply(eng, ov["hex"], d["side"], hq=su.hq_present(st, alive),
+                                      destroy=bool(ov.get("destroy_supply")))
             except (ImportError, IllegalAction):  # pragma: no cover
                 pass
             for u in alive:

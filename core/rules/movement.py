@@ -557,6 +557,10 @@ class _MoveBase(Procedure):
     def apply_move(self, eng: Engine, frame: Frame, action: Action) -> None:
         req = parse_move(eng, frame, action, self.reaction)
         st = eng.state
+        if supply.capture_choice(action.args):         # 12.2.7: destroy, not roll, in an overrun of this move
+            frame.data["destroy_supply"] = True
+        else:
+            frame.data.pop("destroy_supply", None)
         if self.reaction:
             for uid in req.units:
                 u = st.units[uid]
@@ -747,6 +751,8 @@ class _MoveBase(Procedure):
                      "reaction": opts.reaction, "lift": opts.lift, "reserve_reaction": opts.reserve_reaction},
             "rma": rma_values or {}, "hq": hq, "extra": 0 if hq else OVERRUN_COST,
         }
+        if frame.data.get("destroy_supply"):
+            frame.data["overrun"]["destroy_supply"] = True
         away = overrun_reactors(st, movers, target)
         if away:
             # 13.4.3: the defender may react away before the 2 MP of the overrun are expended
@@ -812,7 +818,8 @@ class _MoveBase(Procedure):
         side = frame.data["side"]
         if cleared and survivors:
             if not combat_did_capture:
-                supply.capture_supply(eng, target, side, hq=bool(ov["hq"]))     # 13.4.4 / 12.2.7
+                supply.capture_supply(eng, target, side, hq=bool(ov["hq"]),     # 13.4.4 / 12.2.7
+                                      destroy=bool(ov.get("destroy_supply")))
             # the moving unit enters the hex and may continue (13.4.4)
             movers = list(survivors)
             for i in survivors:

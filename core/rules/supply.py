@@ -347,9 +347,10 @@ def bases_to_ogs(eng: Engine) -> None:
             eng.say("The Axis primary base is activated automatically (12.2.4)")
 
 
-def capture_supply(eng: Engine, hex_label: str, captor: str, *, hq: bool) -> None:
-    """12.2.7: each enemy supply unit in the hex is captured on 1-3 (HQ -1, 15.6),
-    otherwise destroyed.  RP alone are destroyed (17.1 Exception)."""
+def capture_supply(eng: Engine, hex_label: str, captor: str, *, hq: bool, destroy: bool = False) -> None:
+    """12.2.7: "The advancing player may either destroy it or roll 1d6 to attempt a capture": with ``destroy`` every
+    enemy supply unit in the hex is destroyed without a roll; otherwise each is captured on 1-3 (HQ -1, 15.6), else
+    destroyed.  RP are destroyed (17.1 Exception)."""
     st = eng.state
     for u in sorted(st.units_at(hex_label), key=lambda x: x.id):
         if u.side == captor:
@@ -360,6 +361,10 @@ def capture_supply(eng: Engine, hex_label: str, captor: str, *, hq: bool) -> Non
             eng.say(f"The {u.side} RP in {hex_label} is destroyed (17.1)")
             continue
         if not kind:
+            continue
+        if destroy:
+            remove_supply_unit(eng, u.id, "destroyed by the advancing player (12.2.7)")
+            eng.say(f"The {u.side} {kind} in {hex_label} is destroyed: the advancing player chose not to roll (12.2.7)")
             continue
         die = eng.roll(1, f"Capture of the {u.side} {kind} in {hex_label} (12.2.7)")[0]
         mod = die - (1 if hq else 0)
@@ -382,6 +387,16 @@ def capture_supply(eng: Engine, hex_label: str, captor: str, *, hq: bool) -> Non
         st.units[nid] = nu
         eng.say(f"{die}{' -1 HQ (15.6)' if hq else ''}: the {kind} is captured and replaced by a {captor} "
                 f"{'MSU' if kind == 'msu' else 'dump with a captured marker'} (12.2.7)")
+
+
+
+def capture_choice(args: dict) -> bool:
+    """12.2.7: the advancing player's choice, an optional ``capture`` argument of the move / advance / exploit
+    action that enters the hex: ``"destroy"`` destroys the supply units, ``"roll"`` (the default) rolls."""
+    choice = args.get("capture", "roll")
+    if choice not in ("roll", "destroy"):
+        raise IllegalAction(f"capture must be 'roll' or 'destroy', not {choice!r}", "12.2.7")
+    return choice == "destroy"
 
 
 @at_phase_end
