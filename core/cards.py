@@ -119,11 +119,32 @@ class Placement(_S, kw_only=True):
     adjacent: bool = False
     depleted: list[str] = []
     active: list[str] = []              # bases placed active side up (12.2.3)
+    primary: list[str] = []             # the primary base (12.2.4)
     fort_levels: list[int] = []         # fort markers placed (18.1)
     training_box: int = 0
     note: str = ""
     source: str = ""
     reason: str = ""
+
+
+def placement_units(p: Placement) -> list[str]:
+    """The counters a set-up line places: its units, or one fort marker per listed level (18.1)."""
+    return list(p.units) or ["MK-Fort"] * len(p.fort_levels)
+
+
+def state_location(where: str, side: str, training_box: int = 0) -> str:
+    """A card's set-up location in the game state's vocabulary (the scenarios' ``at``): the Training Track box
+    of the side (8.5.1), the MET track boxes (22.2), the Oasis and FNA boxes by name, the side's air box."""
+    if where.startswith("track:Training"):
+        return f"track:Training:{side}:{training_box or where.rsplit(':', 1)[-1]}"
+    if where.startswith("track:MET:"):
+        return "track:MET-" + where[len("track:MET:"):].replace(" ", "")
+    for prefix in ("box:Oasis:", "box:FNA:"):
+        if where.startswith(prefix) and where[len(prefix):].lower() != "any":
+            return "box:" + where[len(prefix):]
+    if where.startswith("box:AirNorthAfrica:"):
+        return "box:AirNA:" + where.rsplit(":", 1)[-1]
+    return where
 
 
 class Drm(_S, kw_only=True):

@@ -43,7 +43,22 @@ class Placement(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     level: int | None = None        # fort markers: Level 0-3 (18.1)
     owner: str | None = None        # generic markers usable by both sides (forts): Axis | Allied
     card: str = ""                  # the event card the line comes from (e.g. AXC-2), if any
+    changes_card: str = ""          # the rule that changes the card's set-up for this unit (24.1 a ...)
+    from_card: bool = False         # expanded from ``card_setups`` (not written in the scenario file)
     rule: str = ""
+    note: str = ""
+
+
+class CardSetup(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """"Units are set up as directed by AXC-1" (28.1): the set-up lines of a card, read from resources/cards (one
+    fact, one place).  ``skip_where``: card placements whose location starts with one of these are not used;
+    ``skip_units``: units not used (the scenario's own lines say where they go instead)."""
+
+    card: str
+    rule: str = ""
+    arrivals_gt: int | None = None  # place the card's arrivals of GT <= this instead (29.2 "GT 30 units")
+    skip_where: list[str] = []
+    skip_units: list[str] = []
     note: str = ""
 
 
@@ -188,6 +203,7 @@ class Scenario(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     map_mods: list[MapMod] = []
     rules_changed: list[RuleUse] = []
     cards: list[CardUse] = []
+    card_setups: list[CardSetup] = []
     setup: list[Placement] = []
     reinforcements: list[Reinforcement] = []
     withdrawals: list[Withdrawal] = []
@@ -272,10 +288,88 @@ def _check_victory(v: Victory, field: str, err) -> None:
         _check_victory(sub, f"{field}.all_of[{j}]", err)
 
 
+def card_placements(use: CardSetup) -> list[Placement]:
+    """The set-up lines of card ``use.card`` (resources/cards) as scenario set-up lines (3.1)."""
+    from core import cards
+
+    card = cards.card(use.card)
+    out: list[Placement] = []
+    lines: list[Any] = list(card.setup)
+    if use.arrivals_gt is not None:
+        lines = [cards.Placement(where=a.where, units=list(a.units), depleted=list(a.depleted),
+                                 training_box=a.training_box, note=a.note)
+                 for a in card.reinforcements if not a.each_gt and a.t < 0 and 0 < a.gt <= use.arrivals_gt]
+    for cp in lines:
+        if any(cp.where.startswith(w) for w in use.skip_where):
+            continue
+        forts = iter(cp.fort_levels)
+        for unit in cards.placement_units(cp):
+            if unit in use.skip_units:
+                continue
+            loc = cards.state_location(cp.where, card.side, cp.training_box)   # a card places its own side's units
+            within = 1 if cp.adjacent else cp.within
+            place: dict[str, Any] = {"at": loc} if not within else {"within": within, "of": loc}
+            level = next(forts, None) if unit == "MK-Fort" else None
+            out.append(Placement(unit=unit, depleted=unit in cp.depleted, active=unit in cp.active,
+                                 primary=unit in cp.primary, level=level,
+                                 owner=card.side if unit.startswith("MK-") else None,   # markers both sides use
+                                 card=use.card, from_card=True, rule=use.rule, note=cp.note, **place))
+    return out
+
+
+def _where(p: Placement) -> str:
+    return p.at or f"within {p.within} of {p.of}"
+
+
+def card_contradictions(sc: Scenario) -> list[str]:
+    """One fact, one place: a scenario set-up line that names a ``card`` must agree with that card's set-up
+    (resources/cards), unless ``changes_card`` cites the rule that changes it (24.1 a ...).  A scenario refers
+    to a card's contents through ``card_setups``; it never restates them differently."""
+    from core import cards
+
+    errs: list[str] = []
+    expanded = {(p.card, p.unit) for p in sc.setup if p.from_card}
+    for i, p in enumerate(sc.setup):
+        if p.from_card or not p.card or p.changes_card:
+            continue
+        field = f"{sc.path}: setup (unit {p.unit!r}, card = {p.card!r})"
+        if (p.card, p.unit) in expanded:
+            errs.append(f"{field}: the card's set-up is already used (card_setups); do not place the unit twice")
+            continue
+        try:
+            card = cards.card(p.card)
+        except KeyError as exc:
+            errs.append(f"{field}: {exc}")
+            continue
+        spots = []
+        arrivals = [cards.Placement(where=a.where, units=list(a.units)) for a in card.reinforcements if a.gt > 0]
+        for cp in list(card.setup) + arrivals:
+            if p.unit in cards.placement_units(cp):
+                loc = cards.state_location(cp.where, card.side, cp.training_box)
+                within = 1 if cp.adjacent else cp.within
+                spots.append(loc if not within else f"within {within} of {loc}")
+        side_file = "allied.toml" if p.card.startswith("ALC") else "axis.toml"
+        if not spots:
+            errs.append(f"{field}: resources/cards/{side_file} {p.card} does not set up {p.unit}; list it on the card "
+                        f"or give `changes_card` with the rule that adds it")
+        elif _where(p) not in spots:
+            errs.append(f"{field}: places it {_where(p)}, but resources/cards/{side_file} {p.card} places it "
+                        f"{' or '.join(spots)}; use the card (card_setups) or give `changes_card` with the rule")
+    return errs
+
+
 def _decode(path: Path) -> Scenario:
     sc = load_toml(path, Scenario, ScenarioError)
     _check(sc, path)
-    return msgspec.structs.replace(sc, path=str(path))
+    expanded: list[Placement] = []
+    for i, use in enumerate(sc.card_setups):
+        if not _CARD_RE.match(use.card):
+            raise ScenarioError(f"{path}: card_setups[{i}]: {use.card!r} is not ALC-1..ALC-28 or AXC-1..AXC-20")
+        try:
+            expanded += card_placements(use)
+        except (KeyError, ValueError) as exc:
+            raise ScenarioError(f"{path}: card_setups[{i}] ({use.card}): {exc}") from exc
+    return msgspec.structs.replace(sc, path=str(path), setup=expanded + list(sc.setup))
 
 
 @cache

@@ -31,7 +31,7 @@ def check_counters() -> list[str]:
 
 def check_scenarios() -> list[str]:
     from core.newgame import initial_state
-    from core.scenario import all_scenarios
+    from core.scenario import all_scenarios, card_contradictions
 
     all_scenarios.cache_clear()
     errs = _call("scenarios", all_scenarios)
@@ -39,6 +39,7 @@ def check_scenarios() -> list[str]:
         return errs
     for sc in all_scenarios():
         errs += _call(sc.path, lambda sc=sc: initial_state(sc, 1))
+        errs += _call(sc.path, lambda sc=sc: card_contradictions(sc))   # one fact, one place (issue 17)
     return errs
 
 

@@ -220,3 +220,70 @@ def test_eop_g_nizza_road_marches_misurata_to_el_agheila():
     eng = engine_at_movement([unit("IT-Nizza", AXIS, "L2429"), unit("AX-Base#1", AXIS, "L2817", active=True)])
     eng.apply(Action(kind="move", side=AXIS, args={"units": ["IT-Nizza"], "path": [h.label for h in path[1:]]}))
     assert eng.state.units["IT-Nizza"].loc == "C0701"
+
+
+# --------------------------------------------------------------------------- one fact, one place
+
+
+def test_28_1_desert_war_and_nac_set_up_every_unit_of_alc1_and_axc1():
+    """28.1/28.2, 33.1/33.2 'Units are set up as directed by AXC-1 ... ALC-1': the scenarios read the cards (one
+    fact, one place), so the Training Track units, LRDG, 202 Group and 10 Ber enter and ALC-18's twelve
+    Australian units exist (issue 17 item 2; 24.2 b shows ALC-1 holds the Training Track units)."""
+    from core.rules import events
+    for sid in ("desert-war", "north-african-campaign"):
+        p = LedgerPlay(sid)
+        on_cards = [u for cid in ("ALC-1", "AXC-1") for cp in cards.card(cid).setup for u in cards.placement_units(cp)
+                    if "-MSU" not in u and "-Dump" not in u and "-RP" not in u and "-Base" not in u]
+        for u in on_cards:
+            assert u in p.state.units, (sid, u)
+        p.until_gt(18)
+        aus = {u for u in p.state.units if u.startswith("AU-") and events._is_ground(u)}
+        assert len(aus) == 12                                   # R-CTR-AUS12
+        for u in ("AU-16AusBG", "AU-17AusBG", "AU-19AusBG", "AU-6AusCav", "NZ-6NZBG", "NZ-4NZBG"):
+            assert p.state.units[u].loc == offmap.NRV, (sid, u)  # trained (8.5.1) and placed in the NRV
+
+
+def test_29_1_fall_braun_and_29_2_torch_box_come_from_the_cards():
+    """29.1 'Fall Braun Box: All units on AXC-19'; 29.2 'Place all units listed on ALC-21 and ALC-22, GT 30 units
+    in the Torch Box' — read from the cards' arrivals (R-SC-FALLBRAUN, R-SC-TORCH)."""
+    for sid in ("run-for-tunis", "tunisian-campaign"):
+        st = LedgerPlay(sid).state
+        for cid, box in (("AXC-19", offmap.FALL_BRAUN), ("ALC-21", offmap.TORCH), ("ALC-22", offmap.TORCH)):
+            for a in cards.card(cid).reinforcements:
+                if a.gt and a.gt <= 30:
+                    for u in a.units:
+                        if "-" in u and not u.startswith(("AL-", "AX-")) and not u.endswith("-RP"):
+                            assert st.units[u].loc == box, (sid, u)
+        assert st.units["GE-47"].loc == offmap.SICILY      # 29.1 Sicily, not the Fall Braun Box
+
+
+def test_dfd_validate_fails_on_a_planted_contradiction_between_a_scenario_and_a_card(tmp_path, monkeypatch, capsys):
+    """One fact, one place: a scenario line that restates a card's set-up differently fails `dfd validate`,
+    naming the file, the unit and the card; the same line citing the rule that changes it (`changes_card`)
+    passes."""
+    import shutil
+
+    from app import cli
+    from core import resources, scenario
+
+    src = resources.SCENARIOS
+    dst = tmp_path / "scenarios"
+    shutil.copytree(src, dst)
+    f = dst / "desert-war.toml"
+    text = f.read_text(encoding="utf-8")
+    planted = '  {unit = "UK-LRDG", at = "box:CapeRoute", card = "ALC-1", rule = "28.2"},\n'
+    assert "UK-LRDG" not in text
+    f.write_text(text.replace("setup = [\n", "setup = [\n" + planted, 1).replace(
+        '  {card = "ALC-1", rule = "28.2"},', '  {card = "ALC-1", rule = "28.2", skip_units = ["UK-LRDG"]},'),
+        encoding="utf-8")
+    monkeypatch.setattr(scenario, "SCENARIOS", dst)
+    scenario.all_scenarios.cache_clear()
+    try:
+        assert cli.main(["validate"]) == 1
+        out = capsys.readouterr().out
+        assert "desert-war.toml" in out and "UK-LRDG" in out and "ALC-1" in out and "box:NRV" in out
+        f.write_text(f.read_text(encoding="utf-8").replace('card = "ALC-1", rule = "28.2"},\n  ', 'card = "ALC-1", changes_card = "test", rule = "28.2"},\n  ', 1), encoding="utf-8")
+        scenario.all_scenarios.cache_clear()
+        assert cli.main(["validate"]) == 0
+    finally:
+        scenario.all_scenarios.cache_clear()
