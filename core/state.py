@@ -49,7 +49,7 @@ class Units(dict):
     """``GameState.units``: a plain dict (encoded and hashed as one) that counts its own changes in ``version``, so
     that indexes derived from it can tell when to rebuild.  Nothing here is part of the state or its hash."""
 
-    __slots__ = ("version", "_at", "_at_key", "_memo", "_memo_key")
+    __slots__ = ("version", "_at", "_at_key", "_memo", "_memo_key", "_ids_memo", "_ids_key")
 
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
@@ -58,6 +58,19 @@ class Units(dict):
         self._at_key: tuple[int, int] = (-1, -1)
         self._memo: dict[Any, Any] = {}
         self._memo_key: tuple[int, int] = (-1, -1)
+        self._ids_memo: dict[Any, Any] = {}
+        self._ids_key = -1
+
+    def by_ids(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()`` memoised until a unit is added, removed or replaced: for values that depend only on which
+        unit ids are present (a counter's printed facts), returned as immutable values."""
+        if self._ids_key != self.version:
+            self._ids_memo, self._ids_key = {}, self.version
+        try:
+            return self._ids_memo[key]
+        except KeyError:
+            v = self._ids_memo[key] = compute()
+            return v
 
     def derived(self, key: Any, compute: Callable[[], Any]) -> Any:
         """``compute()`` memoised until any unit changes (added, removed, or an attribute set).  For values derived

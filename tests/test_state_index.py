@@ -61,3 +61,15 @@ def test_derived_values_are_recomputed_after_any_unit_change():
     assert st.units.derived("ogs", ogs_units) == {"a", "b"}
     st.units.pop("a")
     assert st.units.derived("ogs", ogs_units) == {"b"} and len(calls) == 4
+
+
+def test_by_ids_values_follow_arrivals_and_removals_only():
+    st = GameState(scenario="t", seed=1, gt=1, phase=1, units={"a": UnitState(id="a", side="Axis", loc="C2331")})
+    ids = lambda: tuple(st.units)                        # noqa: E731
+    assert st.units.by_ids("ids", ids) == ("a",)
+    st.units["a"].loc = "C2332"                          # a move does not change which units exist
+    assert st.units.by_ids("ids", ids) == ("a",)
+    st.units["b"] = UnitState(id="b", side="Axis", loc="C2331")
+    assert st.units.by_ids("ids", ids) == ("a", "b")
+    del st.units["a"]
+    assert st.units.by_ids("ids", ids) == ("b",)

@@ -59,7 +59,8 @@ def destroy_entered_rp(eng: Engine) -> bool:
     """17.1 after every action: RP that share a hex only with enemy units are destroyed."""
     st = eng.state
     hit = False
-    for u in [u for u in st.units.values() if is_rp(u) and hex_of(u) is not None]:
+    rps = st.units.by_ids("refit points", lambda: tuple(u.id for u in st.units.values() if is_rp(u)))
+    for u in [st.units[i] for i in rps if hex_of(st.units[i]) is not None]:
         if u.id in st.units and any(v.side != u.side for v in st.units_at(u.loc)):
             hit = destroy_lone_rp(eng, u.loc, other(u.side)) or hit
     return hit

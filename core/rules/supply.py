@@ -707,22 +707,27 @@ def relocation_targets(state: GameState, gm: tec.GroundMap | None = None) -> lis
     if pb is None or (ph := hex_of(pb)) is None:
         return []
     out = []
+    blocked: set[Hex] | None = None                     # one state: computed once for every base
     for b in sorted(state.units.values(), key=lambda x: x.id):
         if b.side != "Axis" or supply_kind(b) != "base" or b.id == pb.id or (h := hex_of(b)) is None:
             continue
         if gm.ports.get(h, 0) < 3 or not port_controlled(state, "Axis", h):
             continue
-        if ph in _loc_from(state, "Axis", h, gm):
+        if blocked is None:
+            blocked = _blocked_hexes(state, "Axis", gm)
+        if ph in _loc_from(state, "Axis", h, gm, blocked=blocked, goal=ph):
             out.append(b.id)
     return out
 
 
-def _loc_from(state: GameState, side: str, start: Hex, gm: tec.GroundMap) -> set[Hex]:
-    """Hexes reached by a LOC (any length, 12.4.2) from ``start``."""
-    blocked = _blocked_hexes(state, side, gm)
+def _loc_from(state: GameState, side: str, start: Hex, gm: tec.GroundMap, *, blocked: set[Hex] | None = None,
+              goal: Hex | None = None) -> set[Hex]:
+    """Hexes reached by a LOC (any length, 12.4.2) from ``start``; with ``goal``, the search stops once it is
+    reached (the set then holds it, and only part of the rest)."""
+    blocked = _blocked_hexes(state, side, gm) if blocked is None else blocked
     seen = {start}
     frontier = [start]
-    while frontier:
+    while frontier and goal not in seen:
         nxt = []
         for h in frontier:
             for n in tec.nbrs(h):
