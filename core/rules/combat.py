@@ -1237,6 +1237,8 @@ class ResolveCombat(Procedure):
             for u in d["defenders"]:
                 d["def_supplied"][u] = True
         eng.say(f"Combat: {side} attacks {', '.join(hexes)} ({d['form']}) with {', '.join(attackers)} (14.1)")
+        from core.rules import construction
+        construction.attacked_builders(eng, d["defenders"])     # 18.1: disrupted before the combat is resolved
 
     def view(self, eng: Engine, d: dict[str, Any]) -> CombatView:
         return combat_view(eng.state, d["side"], d["attackers"], d["hexes"], d["form"], d)

@@ -5,7 +5,8 @@ State: ``vars["forts"][hex] = {"level": completed level or -1, "building": unit,
 "target": level, "side", "gt", "phase"}``; ``vars["railhead"]`` (hex label);
 ``vars["roads"][name] = {"hexes": [...], "side", "done": bool}``.
 
-Actions of the movement decision: ``build_fort`` {unit, level, dump?},
+Actions of the movement decision: ``build_fort`` {unit, level, dump? | msu?} (an MSU stacked with a fort marker
+of F1+ instead of a dump, 18.1 a-b),
 ``build_rail`` {msu, hexes: [one or two labels]}, ``build_road`` {road, msu, hexes}.
 """
 
@@ -34,8 +35,10 @@ def fort_level(eng: Engine, label: str) -> int:
     return max(printed, int(fort_at(eng, label).get("level", -1)))
 
 
-def check_fort(eng: Engine, frame: Frame, side: str, uid: str, level: int, dump: str | None) -> None:
-    """18.1: who may build which fort where."""
+def check_fort(eng: Engine, frame: Frame, side: str, uid: str, level: int, dump: str | None,
+               msu: str | None = None) -> None:
+    """18.1: who may build which fort where; an F1-F3 fort is supplied by a dump, or by an MSU stacked with an
+    existing fort marker of F1 or higher (:func:`fort_supply_refusal`)."""
     st = eng.state
     u = st.units.get(uid)
     if u is None or u.side != side:
@@ -62,6 +65,11 @@ def check_fort(eng: Engine, frame: Frame, side: str, uid: str, level: int, dump:
     if level >= 1 and cur != level - 1 and not (level == 1 and cur == -1):
         raise IllegalAction(f"an F{level} fort may only be built in a hex containing an F{level - 1} fort"
                             + (" (or an unfortified hex)" if level == 1 else ""), "18.1")
+    if level >= 1 and msu:
+        why = fort_supply_refusal(eng, frame, side, str(msu), h)
+        if why:
+            raise IllegalAction(why, "18.1")
+        return
     if level >= 1:
         d = st.units.get(str(dump)) if dump else None
         if d is None or d.side != side or supply_kind(d) != "dump" or d.captured:
@@ -71,16 +79,46 @@ def check_fort(eng: Engine, frame: Frame, side: str, uid: str, level: int, dump:
             raise IllegalAction(f"the dump in {d.loc} has no LOS (7 MMP) to {h.label}", "18.1 / 12.6.1")
 
 
+def fort_supply_refusal(eng: Engine, frame: Frame, side: str, msu: str, target: Hex) -> str | None:
+    """18.1 "The supply to build a fort may come from an existing fort of F1 or higher stacked with an MSU. The MSU
+    can only support the construction of one fort. a) The hex where the fort is being built must be within the
+    distance the MSU could move in one Movement Phase (the MSU does not physically move)."  The existing fort is a
+    fort marker ("F1 through F3 markers remain in play permanently (unless used for supply)"), of either side; the
+    MSU is friendly and its MA after status counts (8.2.1: a disrupted MSU has 7); one fort per MSU per Movement
+    Phase."""
+    st = eng.state
+    m = st.units.get(msu)
+    if m is None or m.side != side or supply_kind(m) != "msu" or m.captured or hex_of(m) is None:
+        return f"{msu!r} is not a {side} MSU on the map"
+    if int(fort_at(eng, m.loc).get("level", -1)) < 1 or fort_at(eng, m.loc).get("building"):
+        return f"the MSU in {m.loc} is not stacked with a completed fort marker of F1 or higher"
+    if m.flags.get("fort_support") == f"{st.gt}.{st.phase}":
+        return "the MSU can only support the construction of one fort (this Movement Phase)"
+    from core.rules.status import movement_allowance
+    reach = supply._los_from(st, side, hex_of(m), movement_allowance(m) * tec.EIGHTH, tec.map_for(st))
+    if target not in reach:
+        return (f"{target.label} is beyond the distance the MSU in {m.loc} could move in one Movement Phase "
+                f"({movement_allowance(m)} MP)")
+    return None
+
+
 def apply(eng: Engine, frame: Frame, action: Action) -> None:
     a, side, st = action.args, action.side, eng.state
     if action.kind == "build_fort":
         uid, level = str(a.get("unit", "")), int(a.get("level", 0))
         if level not in (0, 1, 2, 3):
             raise IllegalAction("fort levels are F0 to F3", "18.1")
-        dump = a.get("dump")
-        check_fort(eng, frame, side, uid, level, dump)
+        dump, msu = a.get("dump"), a.get("msu")
+        check_fort(eng, frame, side, uid, level, dump, msu)
         u = st.units[uid]
-        if level >= 1:
+        if level >= 1 and msu:
+            m = st.units[str(msu)]
+            src = st.vars["forts"][m.loc]
+            src["level"] = int(src["level"]) - 1          # 18.1 b) one level for each fort level built
+            m.flags = dict(m.flags) | {"fort_support": f"{st.gt}.{st.phase}"}
+            eng.say(f"The fort in {m.loc} and its MSU supply the construction: the fort is reduced to F{src['level']} "
+                    "(18.1 b)")
+        elif level >= 1:
             supply.remove_supply_unit(eng, str(dump), f"expended to build an F{level} fort (18.1)")
         forts = st.vars.setdefault("forts", {})
         prev = forts.get(u.loc, {}).get("level", -1)
@@ -267,12 +305,25 @@ def _complete(eng: Engine, side: str, *, engineers_only: bool) -> None:
         eng.say(f"The F{f['level']} fort in {lab} is complete (18.1{', 15.7' if engineers_only else ''})")
 
 
-@auto_step("VI.1")
+def attacked_builders(eng: Engine, defenders: list[str]) -> None:
+    """18.1 "If attacked while under construction, the unit is disrupted before combat resolution begins."""
+    from core.rules.status import disrupt
+    for lab, f in sorted(eng.state.vars.get("forts", {}).items()):
+        uid = f.get("building")
+        if uid in defenders and eng.state.units[uid].loc == lab and not eng.state.units[uid].disrupted:
+            disrupt(eng, uid, "attacked while building a fort", "18.1")
+
+
 def complete_forts(eng: Engine) -> None:
-    """18.1: a unit still in place at the beginning of the next friendly Movement Phase completes its fort."""
+    """18.1: a unit still in place at the beginning of the next friendly Movement Phase completes its fort - any of
+    the four Movement Phases (4.1 VI, IX, XII, XV; idempotent: a fort completes once)."""
     side = phasing(eng, eng.state.phase)
     if side:
         _complete(eng, side, engineers_only=False)
+
+
+for _k in ("VI.1", "IX.1", "XII.1", "XV.1"):
+    auto_step(_k)(complete_forts)
 
 
 @at_phase_end

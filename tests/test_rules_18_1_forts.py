@@ -1,0 +1,84 @@
+"""18.1 Fortifications, play path from desert-war's set-up (GT 1, the Axis is the 1st player; Tobruk C2331 holds
+Italian infantry, AX-MSU#3 and AX-Dump#3), only ``Engine.apply``:
+
+* "The supply to build a fort may come from an existing fort of F1 or higher stacked with an MSU. The MSU can only
+  support the construction of one fort. a) The hex where the fort is being built must be within the distance the
+  MSU could move in one Movement Phase ... b) Reduce the existing fort one level for each fort level built."
+* "If attacked while under construction, the unit is disrupted before combat resolution begins." (hand-built
+  combat: no Allied unit reaches the builder in a passing game)."""
+
+from __future__ import annotations
+
+from core.decisions import ALLIED, AXIS
+from core.dice import ScriptedDice
+from core.rules import construction, tec
+from tests.playpath import Play
+from tests.rules_combat_kit import act, all_events, desert_map, make_state, start
+
+FORT, OTHER = "C2330", "C2229"          # desert hexes: one next to Tobruk, one two hexes from the fort
+A, B, MSU, DUMP = "IT-62Marmarica", "IT-63Cirene", "AX-MSU#3", "AX-Dump#3"
+
+
+def axis_movement(p: Play, gt: int, phase: int):
+    return p.to("movement", side=AXIS, gt=gt, phase=phase)
+
+
+def fort_with_msu() -> Play:
+    """GT 1 VI: A, B and the MSU leave Tobruk; XII: A begins an F1 with the dump in Tobruk; complete at the beginning
+    of the next Axis Movement Phase (GT 2 IX: the Allies are 1st player on GT 2)."""
+    p = Play("desert-war")
+    axis_movement(p, 1, 6)
+    p.act("move", units=[A, MSU], path=[FORT])
+    p.act("move", units=[B], path=["C2230", OTHER])
+    axis_movement(p, 1, 12)
+    p.act("build_fort", unit=A, level=1, dump=DUMP)
+    assert construction.fort_at(p.eng, FORT)["building"] == A and DUMP not in p.state.units
+    axis_movement(p, 2, 9)
+    assert construction.fort_level(p.eng, FORT) == 1 and not construction.fort_at(p.eng, FORT)["building"]
+    assert p.state.units[MSU].loc == FORT and p.state.units[B].loc == OTHER
+    return p
+
+
+def test_18_1_a_b_fort_supplied_by_an_existing_fort_and_an_msu():
+    p = fort_with_msu()
+    p.act("build_fort", unit=B, level=1, msu=MSU)
+    assert construction.fort_at(p.eng, OTHER)["building"] == B and construction.fort_at(p.eng, OTHER)["target"] == 1
+    assert construction.fort_level(p.eng, FORT) == 0                        # b) reduced one level
+    assert p.state.units[MSU].loc == FORT                                   # a) the MSU does not physically move
+    assert any("18.1 b" in e for e in p.events())
+
+
+def test_18_1_the_msu_supports_one_fort_and_needs_a_fort_of_f1_or_higher():
+    p = fort_with_msu()
+    p.act("build_fort", unit=B, level=1, msu=MSU)
+    exc = p.refuse("build_fort", unit=A, level=2, msu=MSU)                 # F0 left under it now, and used
+    assert exc.rule == "18.1"
+
+
+def test_18_1_builder_attacked_while_building_is_disrupted_before_the_combat_is_resolved():
+    tec.use_map(desert_map())
+    try:
+        st = make_state([("UK-KDG", ALLIED, "C0803", 1), ("GE-5Pz", AXIS, "C0802", 2)], phase=8)
+        st.vars["forts"] = {"C0803": {"level": -1, "building": "UK-KDG", "target": 0, "side": ALLIED, "gt": 10,
+                                      "phase": 6, "engineer": False}}
+        eng, fr = start(st, ScriptedDice([1] * 12), proc="combat_phase", side=AXIS)
+        act(eng, "declare", AXIS, attackers=["GE-5Pz"], hexes=["C0803"])
+        act(eng, "done", AXIS)
+        assert eng.state.units["UK-KDG"].disrupted
+        ev = all_events(eng)
+        dis = next(i for i, e in enumerate(ev) if "disrupted: attacked while building a fort (18.1)" in e)
+        assert not any("(14.5)" in e for e in ev[:dis])                     # before the combat is resolved
+    finally:
+        tec.use_map(None)
+
+
+def test_18_1_a_defender_not_building_is_not_disrupted():
+    tec.use_map(desert_map())
+    try:
+        st = make_state([("UK-KDG", ALLIED, "C0803", 1), ("GE-5Pz", AXIS, "C0802", 2)], phase=8)
+        eng, fr = start(st, ScriptedDice([1] * 12), proc="combat_phase", side=AXIS)
+        act(eng, "declare", AXIS, attackers=["GE-5Pz"], hexes=["C0803"])
+        act(eng, "done", AXIS)
+        assert not any("building a fort" in e for e in all_events(eng))
+    finally:
+        tec.use_map(None)
