@@ -20,7 +20,9 @@ def axis_movement_with_rp(at: str, *others: tuple[str, str]) -> Play:
     p = Play("desert-war")
     p.to("movement", side=AXIS)
     assert p.state.units["IT-1CCNN"].loc == "C0701"
-    p.state.units["UK-RP#1"] = UnitState(id="UK-RP#1", side=ALLIED, loc=at, steps=2)
+    rp = next(f"UK-RP#{i}" for i in range(1, 30) if f"UK-RP#{i}" not in p.state.units)   # a free RP counter
+    p.state.units[rp] = UnitState(id=rp, side=ALLIED, loc=at, steps=2)
+    p.rp = rp                     # (a test attribute, not game state)
     for uid, loc in others:
         p.state.units[uid] = UnitState(id=uid, side=ALLIED, loc=loc, steps=1)
     return p
@@ -29,7 +31,7 @@ def axis_movement_with_rp(at: str, *others: tuple[str, str]) -> Play:
 def test_17_1_rp_alone_destroyed_when_an_enemy_moves_through_its_hex_not_an_overrun():
     p = axis_movement_with_rp("C0802")
     p.act("move", units=["IT-1CCNN"], path=["C0702", "C0802", "C0803"])
-    assert "UK-RP#1" not in p.state.units
+    assert p.rp not in p.state.units
     assert p.state.units["IT-1CCNN"].loc == "C0803"          # it went on: no overrun stopped it (13.4)
     assert any("17.1" in e and "C0802" in e for e in p.events())
     assert p.pending.kind == "movement"                      # no overrun reaction or combat was started
@@ -38,7 +40,7 @@ def test_17_1_rp_alone_destroyed_when_an_enemy_moves_through_its_hex_not_an_over
 def test_17_1_rp_alone_destroyed_when_an_enemy_ends_its_move_in_the_hex():
     p = axis_movement_with_rp("C0802")
     p.act("move", units=["IT-1CCNN"], path=["C0702", "C0802"])
-    assert "UK-RP#1" not in p.state.units and p.state.units["IT-1CCNN"].loc == "C0802"
+    assert p.rp not in p.state.units and p.state.units["IT-1CCNN"].loc == "C0802"
 
 
 def test_17_1_rp_not_alone_is_not_destroyed_by_entry_the_hex_is_overrun():
@@ -46,13 +48,13 @@ def test_17_1_rp_not_alone_is_not_destroyed_by_entry_the_hex_is_overrun():
     # the same move that entered the lone RP's hex above is an overrun here, refused for this unit (13.4.1)
     exc = p.refuse("move", units=["IT-1CCNN"], path=["C0702", "C0802"])
     assert exc.rule == "13.4.1" and "overrun" in str(exc)
-    assert p.state.units["UK-RP#1"].loc == "C0802"
+    assert p.state.units[p.rp].loc == "C0802"
 
 
 def test_17_1_rp_elsewhere_untouched():
     p = axis_movement_with_rp("C0804")
     p.act("move", units=["IT-1CCNN"], path=["C0702", "C0802", "C0803"])
-    assert p.state.units["UK-RP#1"].loc == "C0804"
+    assert p.state.units[p.rp].loc == "C0804"
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """18.1 Fortifications, play path from desert-war's set-up (GT 1, the Axis is the 1st player; Tobruk C2331 holds
-Italian infantry, AX-MSU#3 and AX-Dump#3), only ``Engine.apply``:
+Italian infantry, an Axis MSU and an Axis dump), only ``Engine.apply``:
 
 * "The supply to build a fort may come from an existing fort of F1 or higher stacked with an MSU. The MSU can only
   support the construction of one fort. a) The hex where the fort is being built must be within the distance the
@@ -12,11 +12,14 @@ from __future__ import annotations
 from core.decisions import ALLIED, AXIS
 from core.dice import ScriptedDice
 from core.rules import construction, tec
+from core.rules.status import supply_kind
 from tests.playpath import Play
 from tests.rules_combat_kit import act, all_events, desert_map, make_state, start
 
-FORT, OTHER = "C2330", "C2229"          # desert hexes: one next to Tobruk, one two hexes from the fort
-A, B, MSU, DUMP = "IT-62Marmarica", "IT-63Cirene", "AX-MSU#3", "AX-Dump#3"
+FORT, OTHER = "C2330", "C2229"
+MSU = DUMP = ""                         # the Axis MSU and dump in Tobruk (found at the start)          # desert hexes: one next to Tobruk, one two hexes from the fort
+A, B = "IT-62Marmarica", "IT-63Cirene"
+TOBRUK = "C2331"
 
 
 def axis_movement(p: Play, gt: int, phase: int):
@@ -28,6 +31,9 @@ def fort_with_msu() -> Play:
     of the next Axis Movement Phase (GT 2 IX: the Allies are 1st player on GT 2)."""
     p = Play("desert-war")
     axis_movement(p, 1, 6)
+    global MSU, DUMP
+    MSU = next(u.id for u in p.state.units_at(TOBRUK) if u.side == AXIS and supply_kind(u) == "msu")
+    DUMP = next(u.id for u in p.state.units_at(TOBRUK) if u.side == AXIS and supply_kind(u) == "dump")
     p.act("move", units=[A, MSU], path=[FORT])
     p.act("move", units=[B], path=["C2230", OTHER])
     axis_movement(p, 1, 12)
