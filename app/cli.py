@@ -24,9 +24,13 @@ def _cmd_scenarios(args: argparse.Namespace) -> int:
 def _cmd_new(args: argparse.Namespace) -> int:
     from core.game import Game
 
-    g = Game.new(args.output, args.scenario, args.seed, overwrite=args.force)
+    import secrets
+
+    seed = secrets.randbits(63) if args.seed is None else args.seed
+    g = Game.new(args.output, args.scenario, seed, overwrite=args.force)
     d = g.engine.pending()
-    print(f"Created {args.output}: {g.state.scenario}, seed {args.seed}, GT {g.state.gt} Phase {g.state.phase}")
+    shown = "a random secret seed" if args.seed is None else f"seed {seed}"
+    print(f"Created {args.output}: {g.state.scenario}, {shown}, GT {g.state.gt} Phase {g.state.phase}")
     if d:
         print(f"Waiting for: {d.side} — {d.prompt} ({d.rule})")
     g.close()
@@ -230,7 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("new", help="create a game file from a scenario")
     s.add_argument("scenario", help="scenario id (see `dfd scenarios`), rule section (26.0) or a .toml path")
     s.add_argument("-o", "--output", required=True, type=Path, help="the .dfd file to create")
-    s.add_argument("--seed", type=int, default=1, help="the dice seed (default 1)")
+    s.add_argument("--seed", type=int, default=None,
+                   help="the dice seed (default: a random secret one; over a LAN a known seed reveals the dice)")
     s.add_argument("--force", action="store_true", help="overwrite an existing file")
     s.set_defaults(fn=_cmd_new)
 

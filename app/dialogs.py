@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import html
-import random
 import re
+import secrets
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QTextCursor
+from PySide6.QtCore import QRegularExpression, Qt, Signal
+from PySide6.QtGui import QFont, QRegularExpressionValidator, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QFrame, QHBoxLayout, QLabel, QLineEdit,
-    QListWidget, QListWidgetItem, QPushButton, QSpinBox, QSplitter, QTextBrowser, QVBoxLayout, QWidget,
+    QListWidget, QListWidgetItem, QPushButton, QSplitter, QTextBrowser, QVBoxLayout, QWidget,
 )
 
 from app import rulesdoc
@@ -50,10 +50,13 @@ class NewGameDialog(QDialog):
         self.info.setOpenExternalLinks(False)
         rl.addWidget(self.info, 1)
         form = QFormLayout()
-        self.seed = QSpinBox()
-        self.seed.setRange(0, 2_000_000_000)
-        self.seed.setValue(random.randint(1, 999_999))
-        self.seed.setToolTip("The dice seed: the same scenario, seed and choices always give the same game")
+        self.seed = QLineEdit()
+        self.seed.setPlaceholderText("random and secret")
+        self.seed.setValidator(QRegularExpressionValidator(QRegularExpression(r"\d{0,19}")))
+        self.seed.setToolTip("The dice seed: the same scenario, seed and choices always give the same game. Leave it "
+                             "blank for a random secret seed: over a LAN a seed someone knows lets them foresee the "
+                             "dice (docs/manual.md)")
+        self._random_seed = secrets.randbits(63)
         form.addRow("Dice seed", self.seed)
         pathrow = QHBoxLayout()
         self.path = QLineEdit()
@@ -85,12 +88,26 @@ class NewGameDialog(QDialog):
         if sc is None:
             return
         self.info.setHtml(scenario_html(sc))
-        self.path.setText(str(self.default_dir / f"{sc.id}-{self.seed.value()}.dfd"))
+        self.path.setText(str(free_name(self.default_dir, sc.id)))
+
+    def seed_value(self) -> int:
+        """The seed typed, or a random secret one (never shown, never in the file name: issue 14)."""
+        text = self.seed.text().strip()
+        return int(text) if text else self._random_seed
 
     def _browse(self) -> None:
         fn, _ = QFileDialog.getSaveFileName(self, "Save the new game as", self.path.text(), "Desert Fox games (*.dfd)")
         if fn:
             self.path.setText(fn if fn.endswith(".dfd") else fn + ".dfd")
+
+
+def free_name(folder: Path, stem: str) -> Path:
+    """``folder/stem.dfd``, or ``stem-2.dfd``, ``stem-3.dfd``... if taken (the name never shows the seed)."""
+    p, n = folder / f"{stem}.dfd", 1
+    while p.exists():
+        n += 1
+        p = folder / f"{stem}-{n}.dfd"
+    return p
 
 
 def scenario_html(sc: Scenario) -> str:

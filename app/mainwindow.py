@@ -1418,7 +1418,7 @@ class MainWindow(QMainWindow):
                 return
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self.ctl.new_game(path, dlg.scenario_id(), dlg.seed.value(), overwrite=True)
+            self.ctl.new_game(path, dlg.scenario_id(), dlg.seed_value(), overwrite=True)
         except Exception as exc:  # noqa: BLE001 - show any failure to the player
             QMessageBox.critical(self, "Cannot create the game", str(exc))
             return

@@ -152,6 +152,9 @@ class Game:
         #: one sentence for the players when this open began a new epoch (or, read-only, would begin one)
         self.note = note
         self._since_snapshot = 0
+        #: the stored state this game was loaded from (the latest snapshot of its epoch, or the epoch's start) and
+        #: how many actions precede it; a LAN host sends it (without the seed) to a client that must catch up
+        self.base: tuple[int, bytes] = (-1, b"")
 
     # -- construction ---------------------------------------------------------
     @classmethod
@@ -168,7 +171,9 @@ class Game:
                          data=prov.data, files=json.dumps(prov.files, sort_keys=True), created=time.time())
         store = Store.create(Path(path), scenario=sc.id, seed=seed, initial_state=start, initial_hash=eng.hash(),
                              dice=kind, overwrite=overwrite, epoch=epoch)
-        return cls(store, eng, [epoch])
+        game = cls(store, eng, [epoch])
+        game.base = (0, start)
+        return game
 
     @classmethod
     def open(cls, path: Path | str, *, read_only: bool = False) -> "Game":
@@ -203,7 +208,9 @@ class Game:
         changed = not provenance.current().same_as(_provenance(cur))
         if rep.bad is None and not changed:
             eng.dice = SeededDice() if seeded else recorded
-            return cls(store, eng, epochs)
+            game = cls(store, eng, epochs)
+            game.base = (base, base_state)
+            return game
         return cls._new_epoch(store, epochs, rows, rep, reproduced_state=eng.state.encode(), seeded=seeded)
 
     @classmethod
@@ -253,7 +260,9 @@ class Game:
         if store.read_only:
             note = (f"{_cap(what)} changed since {path.name} was last played: opening it to play continues it from "
                     f"where it was left ({where}) under the new rules as epoch {n}; nothing is lost{lost}.")
-            return cls(store, eng, epochs, note)
+            game = cls(store, eng, epochs, note)
+            game.base = (last, st.encode())
+            return game
         note = (f"{_cap(what)} changed since {path.name} was last played: it continues from where it was left "
                 f"({where}) under the new rules as epoch {n}; nothing was lost, and the earlier actions stay in the "
                 f"log as they were played{lost}.")
@@ -263,7 +272,9 @@ class Game:
                          start_hash=eng.hash(), version=prov.version, code=prov.code, data=prov.data,
                          files=json.dumps(prov.files, sort_keys=True), note=note, created=time.time())
         store.add_epoch(epoch, HeadRow(seq=last, state=start, hash=epoch.start_hash))
-        return cls(store, eng, [*epochs, epoch], note)
+        game = cls(store, eng, [*epochs, epoch], note)
+        game.base = (last, start)
+        return game
 
     def close(self) -> None:
         self.store.close()
@@ -277,7 +288,7 @@ class Game:
         if self.store.count() == len(self.engine.log) and len(self.store.epochs()) == len(self.epochs):
             return False
         fresh = Game._load(self.store)
-        self.engine, self.epochs, self.note = fresh.engine, fresh.epochs, fresh.note
+        self.engine, self.epochs, self.note, self.base = fresh.engine, fresh.epochs, fresh.note, fresh.base
         return True
 
     # -- play -----------------------------------------------------------------
@@ -307,7 +318,24 @@ class Game:
             before.restore(eng)
             self._since_snapshot = since
             raise
+        if snap is not None:
+            self.base = (entry.seq, state)
         return entry
+
+    def public_hashes(self) -> dict[int, str]:
+        """``{seq: public hash}`` from :attr:`base` to now, replayed with the recorded dice (for a LAN host)."""
+        seq, state = self.base
+        recorded = _RecordedDice()
+        eng = Engine(GameState.decode(state), recorded)
+        eng.log = list(self.engine.log[:seq])
+        out = {seq: public_hash(eng.state)}
+        for e in self.engine.log[seq:]:
+            recorded.queue = list(e.rolls)
+            eng.apply(e.action)
+            out[e.seq] = public_hash(eng.state)
+        if out[len(self.engine.log)] != public_hash(self.engine.state):
+            raise StoreError(f"{self.store.path}: the log does not reproduce the game's state from action #{seq}")
+        return out
 
     @property
     def state(self) -> GameState:

@@ -4,8 +4,10 @@ The client says which action it has on every (re)connection (``hello``); the
 host replies with the missing tail or a snapshot plus tail.  The client applies
 only host-numbered updates, through :meth:`core.engine.Engine.apply` with the
 dice the host recorded, and checks each resulting state hash against the
-host's.  A gap or a mismatch triggers a resync (a fresh snapshot), which is
-reported.  Commands carry an id and the sequence number they answer; commands
+host's.  The client never knows the game's seed (issue 14): snapshots come with the seed
+blanked and the hashes it checks are the public ones (:func:`core.game.public_hash`), so
+no player can compute the dice to come.  A gap or a mismatch triggers a resync (a fresh
+snapshot), which is reported.  Commands carry an id and the sequence number they answer; commands
 not yet acknowledged are re-sent after a reconnect and the host applies each at
 most once.
 

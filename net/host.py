@@ -7,6 +7,10 @@ transaction, which also records the command id so that a command re-sent after
 a reconnect or a host restart is applied once), then sends every connected
 client the numbered update with the new state hash, and the sender an ``ack``.
 
+The seed never leaves the host (issue 14): updates carry each action's recorded dice and the
+*public* state hash (the state hashed with its seed blanked, :func:`core.game.public_hash`),
+snapshots are sent with the seed blanked, and the game id is a random name.
+
 Seats come from the CURVE handshake: the ZAP handler admits only public keys
 listed in the seat file, and every received message carries the ZAP ``User-Id``
 (the client's Z85 public key), which the host maps to a seat.  Nothing the
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import sqlite3
 import threading
 import time
 import tomllib
@@ -28,11 +33,13 @@ from pathlib import Path
 from typing import Callable
 
 import zmq
+from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Field, Session, SQLModel, select
 from zmq.auth.thread import ThreadAuthenticator
 
 from core.decisions import ALLIED, AXIS, GameOver, IllegalAction
-from core.game import Game
+from core.game import Game, public_hash, public_state
+from core.state import GameState
 from core.store import ActionRow, HeadRow, SnapshotRow, StoreError
 from net import keys as keymod
 from net import protocol as P
@@ -41,6 +48,7 @@ log = logging.getLogger("dfd.net.host")
 
 SEAT_SIDES = (AXIS, ALLIED, P.SPECTATOR)
 ZAP_DOMAIN = b"dfd"
+SECRET_SEED = 2 ** 40        # seeds below this can be found from the dice seen (issue 14): the host warns
 SNAPSHOT_CATCHUP = 1000      # a client further behind than this gets a snapshot + tail when one is nearer
 
 
@@ -212,8 +220,9 @@ class Host:
         return len(self.game.engine.log) if self.game else 0
 
     def hash(self) -> str:
+        """The public hash of the state now (seed blanked): what every client holds too."""
         with self._lock:
-            return self.game.engine.hash() if self.game else ""
+            return self._phash[self.seq] if self.game else ""
 
     def start(self, timeout: float = 30.0) -> "Host":
         """Open the game, bind and serve on a background thread; returns once listening."""
@@ -266,8 +275,16 @@ class Host:
 
         g.store.append = append  # type: ignore[method-assign]
         self.game = g
-        self.initial_hash = g.store.snapshot(0).hash
-        self.game_id = self.initial_hash[:32]
+        if g.note:
+            self._note(g.note)
+        if g.state.seed < SECRET_SEED:
+            self._note(f"warning: this game's dice seed is small ({g.state.seed.bit_length()} bits): a player who sees "
+                       "its dice could work it out and foresee the rolls to come; for LAN play create the game with "
+                       "a random secret seed (dfd new without --seed, or leave the seed blank in the app)")
+        # Clients never see the seed (issue 14): they verify the public hashes (the state hashed with the seed
+        # blanked), and the game id is a random name of this campaign, not a hash of its seeded initial state.
+        self._phash: dict[int, str] = g.public_hashes()
+        self.game_id = g.store.meta.get("game_id") or g.store.get_meta("game_id")
 
     def _run_guarded(self) -> None:
         try:
@@ -504,11 +521,12 @@ class Host:
     def _welcome(self, c: Conn, catchup: str) -> P.Welcome:
         return P.Welcome(seat=c.seat.seat, name=c.seat.name, campaign=self.campaign,
                          scenario=self.game.state.scenario, game=self.game_id, seq=self.seq,
-                         hash=self.game.engine.hash(), session=self.session,
+                         hash=self._phash[self.seq], session=self.session,
                          heartbeat_ms=int(self.heartbeat * 1000), fingerprint=self.fingerprint, catchup=catchup)
 
-    def _hash_at(self, seq: int) -> str:
-        return self.initial_hash if seq == 0 else self.game.engine.log[seq - 1].hash
+    def _hash_at(self, seq: int) -> str | None:
+        """The public hash after action ``seq``, if this host process knows it (from its load base on)."""
+        return self._phash.get(seq)
 
     def _hello(self, rid: bytes, key: str, seat: SeatEntry, hello: P.Hello) -> None:
         for other in list(self.conns.values()):
@@ -522,14 +540,12 @@ class Host:
         seq = self.seq
         have = hello.have_seq
         same_game = hello.game == self.game_id
-        tail_ok = same_game and 0 <= have <= seq and hello.have_hash == self._hash_at(have)
+        known = self._hash_at(have)
+        tail_ok = same_game and 0 <= have <= seq and known is not None and hello.have_hash == known
         snap = None
-        if not tail_ok:
-            snap = self.game.store.snapshot()
-        elif seq - have > self.snapshot_catchup:
-            latest = self.game.store.snapshot()
-            if latest.seq > have:
-                snap = latest
+        base_seq = self.game.base[0]
+        if not tail_ok or (seq - have > self.snapshot_catchup and base_seq > have):
+            snap = self._snapshot()
         catchup = "snapshot" if snap is not None else ("tail" if have < seq else "none")
         self._send(rid, self._welcome(c, catchup))
         start = have
@@ -538,17 +554,24 @@ class Host:
                 self._note(f"{seat.name} reports action #{have}, beyond the host's #{seq}: sending a full state")
             elif same_game and have and not tail_ok:
                 self._note(f"{seat.name}'s state at #{have} differs from the host's: sending a full state")
-            self._send(rid, P.Snapshot(seq=snap.seq, state=snap.state.decode(), hash=snap.hash, game=self.game_id))
+            self._send(rid, snap)
             start = snap.seq
         self._send_tail(rid, start, seq)
         self._note(f"{seat.name} ({seat.seat}) joined at #{have} ({catchup})")
         self._presence()
 
+    def _snapshot(self) -> P.Snapshot:
+        """The game's load base without its seed (issue 14: no client can compute the dice to come)."""
+        seq, state = self.game.base
+        public = public_state(GameState.decode(state))
+        return P.Snapshot(seq=seq, state=public.decode(), hash=self._phash[seq], game=self.game_id)
+
     def _entry(self, seq: int) -> P.Entry:
         e = self.game.engine.log[seq - 1]
         key = self._by.get(seq)
         by = self.seats.by_key[key].name if key in self.seats.by_key else ""
-        return P.Entry(seq=seq, action=e.action, rolls=list(e.rolls), hash=e.hash, events=list(e.events), by=by)
+        return P.Entry(seq=seq, action=e.action, rolls=list(e.rolls), hash=self._phash[seq], events=list(e.events),
+                       by=by)
 
     def _send_tail(self, rid: bytes, after: int, upto: int) -> None:
         for lo in range(after, upto, P.UPDATE_BATCH):
@@ -600,10 +623,10 @@ class Host:
             self._refuse(c.rid, c, P.STALE, reason, cmd_id=cmd.id, strike=False)
             return
         self._pending_cmd = NetCommandRow(seq=seq + 1, key=c.key, cmd_id=cmd.id)
-        before_hash = self.game.engine.hash()
         try:
             with self._lock:
                 entry = self.game.act(cmd.action)
+                self._phash[entry.seq] = public_hash(self.game.state)
         except GameOver as exc:
             self._refuse(c.rid, c, P.GAME_OVER, exc.reason, rule=exc.rule, cmd_id=cmd.id, strike=False)
             return
@@ -611,42 +634,27 @@ class Host:
             # the engine's reason and rule, verbatim
             self._refuse(c.rid, c, P.ILLEGAL, exc.reason, rule=exc.rule, cmd_id=cmd.id, strike=False)
             return
-        except Exception as exc:  # noqa: BLE001
-            if self.seq == seq and self.game.engine.hash() == before_hash:
-                # the engine failed on this action and restored its state (Engine.apply): refuse it
-                self._refuse(c.rid, c, P.ENGINE_ERROR, f"the engine could not apply {cmd.action}: {exc}",
-                             cmd_id=cmd.id)
-                return
-            # the file could not take the action: reload the truth from it
+        except (sqlite3.Error, SQLAlchemyError, OSError, StoreError) as exc:
+            # the file could not take the action; Game.act took it back, so the game is what the file holds
             log.exception("could not commit an action")
             self._refuse(c.rid, c, P.STORE_FAILED, f"the host could not save the action: {exc}", cmd_id=cmd.id,
                          strike=False)
-            self._reopen()
+            return
+        except Exception as exc:  # noqa: BLE001 - the engine failed on this action and restored its state
+            self._refuse(c.rid, c, P.ENGINE_ERROR, f"the engine could not apply {cmd.action}: {exc}", cmd_id=cmd.id)
             return
         finally:
             self._pending_cmd = None
         self.stats["applied"] += 1
         self._cmds[(c.key, cmd.id)] = entry.seq
         self._by[entry.seq] = c.key
-        e = P.Entry(seq=entry.seq, action=entry.action, rolls=list(entry.rolls), hash=entry.hash,
+        e = P.Entry(seq=entry.seq, action=entry.action, rolls=list(entry.rolls), hash=self._phash[entry.seq],
                     events=list(entry.events), by=seat.name)
         acting = self._acting()
         self._broadcast(P.Update(entries=[e], acting=acting))
-        self._send(c.rid, P.Ack(id=cmd.id, seq=entry.seq, hash=entry.hash))
+        self._send(c.rid, P.Ack(id=cmd.id, seq=entry.seq, hash=e.hash))
         if acting != self._last_acting:
             self._presence()
-
-    def _reopen(self) -> None:
-        with self._lock:
-            try:
-                self.game.close()
-            except Exception:  # noqa: BLE001
-                pass
-            self._cmds.clear()
-            self._by.clear()
-            self._open_game()
-        # clients may hold a state the file does not: make everyone say hello again
-        self.session = secrets.token_hex(8)
 
     # ------------------------------------------------------------------ chat
     def _chat(self, c: Conn, msg: P.ChatSend) -> None:

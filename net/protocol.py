@@ -127,9 +127,9 @@ class Welcome(_Msg, tag="welcome"):
     name: str                    # the player's name in the host's seat file
     campaign: str
     scenario: str
-    game: str                    # game id: hash of the initial state
+    game: str                    # game id: a random name of the campaign (never derived from its seed)
     seq: int                     # the host's sequence number now
-    hash: str                    # the host's state hash now
+    hash: str                    # the host's public state hash now (seed blanked: core.game.public_hash)
     session: str
     heartbeat_ms: int
     fingerprint: str             # the host key's fingerprint
@@ -141,8 +141,8 @@ class Entry(msgspec.Struct, kw_only=True, omit_defaults=True):
 
     seq: int
     action: Action
-    rolls: list[int] = []
-    hash: str = ""
+    rolls: list[int] = []        # the dice the host rolled: a client rolls none, it applies these
+    hash: str = ""               # the public state hash after it (seed blanked; core.game.public_hash)
     events: list[str] = []
     by: str = ""                 # the player (seat name) whose command it was; "" when unknown (catch-up)
 
@@ -156,8 +156,8 @@ class Snapshot(_Msg, tag="snapshot"):
     """A full state at ``seq``; the client replaces its engine with it and applies the updates that follow."""
 
     seq: int
-    state: str                   # GameState canonical JSON
-    hash: str
+    state: str                   # GameState canonical JSON with the seed blanked (0): clients never see the seed
+    hash: str                    # its public hash
     game: str
 
 

@@ -3,9 +3,13 @@ its file and every client converges with no confirmed action lost."""
 
 from __future__ import annotations
 
+import json
 import signal
 
-from core.game import Game, verify
+from core.decisions import Action
+from core.engine import Engine
+from core.game import Game, _RecordedDice, public_hash, verify
+from core.state import GameState
 from core.store import Store
 from net import protocol as P
 from net.testing import Table, converge, play
@@ -61,9 +65,17 @@ def test_client_that_drops_reconnects_with_backoff_and_gets_only_the_tail(tmp_pa
 
 
 def _file_log(path):
+    """``{seq: public hash}`` of the file's log (what clients verify: the state hashed without its seed)."""
     s = Store.open(path, read_only=True)   # the host holds the file: read it as a watcher
     try:
-        return {r.seq: r.hash for r in s.actions(0)}
+        dice = _RecordedDice()
+        eng = Engine(GameState.decode(s.initial_state()), dice)
+        out = {}
+        for r in s.actions(0):
+            dice.queue = json.loads(r.rolls)
+            assert eng.apply(Action.from_json(r.action)).hash == r.hash
+            out[r.seq] = public_hash(eng.state)
+        return out
     finally:
         s.close()
 
@@ -106,7 +118,7 @@ def test_host_sigkill_restart_every_client_converges_nothing_confirmed_lost(tmp_
         t.kill_host_process(signal.SIGTERM)
         assert verify(t.path).ok
         g = Game.open(t.path)
-        assert g.engine.hash() == final and g.engine.pending() is None
+        assert public_hash(g.state) == final and g.engine.pending() is None
         g.close()
         assert all(cl.hash() == final for cl in clients)
     finally:
