@@ -12,7 +12,8 @@ compares the units after every action with those before.  Nothing is stored in t
   removed (24.2 b, ALC-19 c ...);
 * **eliminated**: a unit that enters a Destroyed or Refit Box (9.0, 17.0);
 * **held_back**: arrivals a counter-mix limit (2.4) could not provide this GT (R-CTR-MIX-HOLD);
-* ``cards_in_play``: the event cards in play during the GT (so a reader can check each card's support).
+* ``cards_in_play``: the event cards in play after the GT's Events Phase (so a reader can check each card's
+  support).
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ class Ledger:
         self.turns: dict[int, dict[str, Any]] = {}
         self.prev = _snap(st)
         self.held_seen: set[int] = set()
+        self.cards_seen: set[int] = set()
         # counters placed by a rule before the first decision (30.1 GT-31 Phase 12 arrivals) arrive on the start GT
         for uid, (loc, by) in sorted(self.prev.items()):
             if by:
@@ -94,10 +96,12 @@ class Ledger:
         t["support"].append({"side": side, "kind": kind, "nationality": nat, "count": n, "source": source})
 
     def _cards(self, st: GameState) -> None:
+        """The cards in play once the GT's Events Phase (4.1 I) is over: those whose each-GT items were due."""
+        if st.phase < 2 or st.gt in self.cards_seen:
+            return
+        self.cards_seen.add(st.gt)
         t = self.turn(st.gt)
-        for cid, c in st.cards.items():
-            if c.get("status") == "in_play" and cid not in t["cards_in_play"]:
-                t["cards_in_play"].append(cid)
+        t["cards_in_play"] = sorted(cid for cid, c in st.cards.items() if c.get("status") == "in_play")
 
     def observe(self, st: GameState, events: list[str]) -> None:
         gt = st.gt

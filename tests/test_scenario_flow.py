@@ -287,3 +287,29 @@ def test_dfd_validate_fails_on_a_planted_contradiction_between_a_scenario_and_a_
         assert cli.main(["validate"]) == 0
     finally:
         scenario.all_scenarios.cache_clear()
+
+
+# --------------------------------------------------------------------------- dfd ledger
+
+
+def test_dfd_ledger_prints_the_table_and_json_ends_with_one_document(tmp_path, capsys):
+    """`dfd ledger FILE` on an autoplay game prints the per-GT table; `--json` prints one JSON document with the
+    keys of issue 17 (scenario, turns: gt, arrived, withdrawn, support, eliminated, held_back)."""
+    import json
+
+    from app import cli
+
+    f = tmp_path / "fk.dfd"
+    assert cli.main(["autoplay", "fox-killed", "--seed", "3", "--bot", "random", "-o", str(f)]) == 0
+    capsys.readouterr()
+    assert cli.main(["ledger", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Ledger of fox-killed") and "GT 5" in out and "support" in out and "24.2" in out
+    assert cli.main(["ledger", str(f), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["scenario"] == "fox-killed"
+    t5 = next(t for t in doc["turns"] if t["gt"] == 5)
+    assert {"gt", "arrived", "withdrawn", "support", "eliminated", "held_back"} <= set(t5)
+    s = next(s for s in t5["support"] if s["source"] == "24.2" and s["kind"] == "MSU")
+    assert s["side"] == "Allied" and s["nationality"] == "AL" and s["count"] + sum(
+        h["count"] for h in t5["held_back"] if h["since"] == 5 and h["what"] == "AL-MSU") == 4

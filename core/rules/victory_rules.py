@@ -259,6 +259,8 @@ def holds(eng: Engine, cond: dict, side: str) -> bool:
             return False
         zoc = _enemy_zoc(eng, side)
         return all(controller(eng, h) == side and h not in zoc for h in road)
+    if k == "more_ports":   # 27.3: "The side with the larger number of ports wins a marginal victory"
+        return port_count(eng, side) > port_count(eng, other(side))
     if k == "withdrawal_failed":
         return bool(withdrawal_failures(eng))
     if k == "all":
@@ -269,7 +271,9 @@ def holds(eng: Engine, cond: dict, side: str) -> bool:
 
 
 def port_count(eng: Engine, side: str) -> int:
-    return sum(1 for h in _ports(eng) if controller(eng, h) == side)
+    """27.3 "count the standard ports held by each side": the ports on the maps in play (R-VIC-PORTS)."""
+    maps = tuple(eng.state.vars.get("maps") or ())
+    return sum(1 for h in _ports(eng) if (not maps or h[:1] in maps) and controller(eng, h) == side)
 
 
 def withdrawal_failures(eng: Engine, final: bool = False) -> list[str]:
