@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 #: probability that the bot tries an undo when it may / a free-form action when the decision lists one
 P_UNDO = 0.03
-P_FREE = 0.3
+P_FREE = 0.4
 
 REACHED: Counter[str] = Counter()
 REFUSED: Counter[str] = Counter()      # free-form kind: rule -> how often the engine refused the bot's attempt
@@ -175,7 +175,7 @@ def _own_stacks(st, side: str) -> dict[str, list[str]]:
 
     stacks: dict[str, list[str]] = {}
     for u in st.units.values():
-        if u.side == side and hex_of(u) is not None and (is_combat(u) or supply_kind(u) == "msu"):
+        if u.side == side and hex_of(u) is not None and (is_combat(u) or supply_kind(u) in ("msu", "dump")):
             stacks.setdefault(u.loc, []).append(u.id)
     return {k: sorted(v) for k, v in stacks.items()}
 
@@ -230,6 +230,8 @@ def free_action(eng, d, rng: random.Random):
         args = {"units": units, "path": path}
         if road:
             args["road_march"] = True
+        if rng.random() < 0.2:
+            args["lift"] = True                   # 13.7: an MSU carries the others
         return Action(kind="move", side=side, args=args)
     if "declare" in kinds:
         from core.rules.status import is_combat
@@ -291,7 +293,7 @@ def support_action(eng, side: str, kind: str, rng: random.Random):
         m = pick(with_(by_kind["msu"], "dump"))
         return Action(kind=kind, side=side, args={"hex": m.loc}) if m else None
     if kind == "build_fort":
-        u = pick(with_(combat, "dump"))
+        u = pick(with_(combat, "dump") if rng.random() < 0.5 else combat)
         if u is None:
             return None
         d = pick([x for x in by_kind["dump"] if x.loc == u.loc] or by_kind["dump"])
