@@ -260,6 +260,7 @@ SUPPORT_KINDS = ("reserve", "create_base", "build_fort", "build_road", "emergenc
 
 def support_action(eng, side: str, kind: str, rng: random.Random):
     from core.decisions import Action
+    from core.hexgrid import Hex
     from core.rules import construction, tec
     from core.rules.status import hex_of, is_combat, supply_kind
 
@@ -303,7 +304,11 @@ def support_action(eng, side: str, kind: str, rng: random.Random):
         return Action(kind=kind, side=side, args=args)
     if kind == "build_road":
         m = pick(by_kind["msu"])
-        return Action(kind=kind, side=side, args={"msu": m.id, "road": rng.choice(construction.ROADS)}) if m else None
+        if m is None:
+            return None
+        nxt = [n.label for n in Hex.parse(m.loc).neighbours() if n.on_grid]
+        return Action(kind=kind, side=side, args={"msu": m.id, "road": rng.choice(construction.ROADS),
+                                                  "hexes": [rng.choice(nxt)] if nxt else []})
     if kind == "emergency_supply":
         u = pick(with_(combat, "dump"))
         d = u and pick([x for x in by_kind["dump"] if x.loc == u.loc] or by_kind["dump"])
