@@ -99,7 +99,17 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("half-rounds-down", "core/rules/special_units.py", "return whole + (1 if f - whole >= HALF else 0)",
            "return whole + (1 if f - whole > HALF else 0)", "14.3, 14.6: fractions of 1/2 or more round up",
            ("tests/test_rules_14_5_examples.py", "tests/test_rules_14_15_coverage.py")),
+    # --- 13.7 transport, 15.3 recon
+    Mutant("rail-cost-2", "core/rules/transport.py", "RAIL_COST = 3 * E ", "RAIL_COST = 2 * E ",
+           "13.7: a rail lift costs 3 MP", ("tests/test_rules_13_transport.py",)),
+    Mutant("recon-extra-1", "core/rules/movement.py", "RECON_EXTRA = 2 * E ", "RECON_EXTRA = 1 * E ",
+           "15.3: +2 MP in a recon-superior ZOC", (B,)),
+    # --- 4.0 end of the game
+    Mutant("trt-last-gt-37", "core/engine.py", "TRT_LAST_GT = 38", "TRT_LAST_GT = 37",
+           "R-TRT-END: the end scenario marker stops at GT 38", (B,)),
     # --- 23.0 cards
+    Mutant("australian-cf-37", "core/rules/events.py", "AUSTRALIAN_CF_MIN = 36", "AUSTRALIAN_CF_MIN = 37",
+           "23.1 ALC-18 b): 36 CF of Australian units", (B,)),
     Mutant("fall-braun-crete-gt", "core/rules/events.py", "if d + moved >= 7:", "if d + moved > 7:",
            "23.2 AXC-19 d): 7+ lengthens the game", ("tests/test_events_cards.py",)),
 )

@@ -149,3 +149,51 @@ def test_12_4_1_base_los_fourteen_mmp_disrupted_seven(clear, disrupted, last):
     lines = supply.supply_lines(st, AXIS)
     nxt = f"C10{int(last[3:]) + 1:02d}"
     assert P(last) in lines.los and P(nxt) not in lines.los
+
+
+# --------------------------------------------------------------------------- 15.3 recon superiority in movement
+
+
+@pytest.mark.parametrize("enemy,mp", [("UK-KDG", 4), ("UK-2SG", 2)])
+def test_15_3_entering_the_zoc_of_a_recon_superior_enemy_costs_two_mp_more(clear, enemy, mp):
+    # clear 1 MP + EZOC 1 MP (11.4 a); + 2 MP when the enemy recon (KDG) is superior (15.3): 4 MP, not 3
+    eng = engine_at_movement([unit("GE-5Pz", AXIS, "C1010", steps=2), unit(enemy, ALLIED, "C1012", steps=2)])
+    cost = movement.path_cost(eng.state, AXIS, ["GE-5Pz"], ["C1011"], movement.MoveOptions())
+    assert cost["GE-5Pz"] == mp * tec.EIGHTH
+
+
+# --------------------------------------------------------------------------- 4.0 / R-TRT-END: the last box, GT 38
+
+
+@pytest.mark.parametrize("end,delta,new", [(36, 2, 38), (37, 2, 38), (38, 1, 38), (38, -1, 37)])
+def test_4_0_the_end_scenario_marker_stops_in_the_last_box_gt_38(end, delta, new):
+    from core.engine import move_end_scenario_marker
+
+    eng = engine_at_movement([])
+    eng.state.end_gt = end
+    move_end_scenario_marker(eng, delta, "test", "4.0")
+    assert eng.state.end_gt == new
+
+
+# --------------------------------------------------------------------------- 23.1 ALC-18 b): 36 CF of Australians
+
+AUS_BG = ["AU-16AusBG", "AU-17AusBG", "AU-18AusBG", "AU-19AusBG", "AU-20AusBG", "AU-21AusBG", "AU-24AusBG",
+          "AU-26AusBG", "AU-25AusBG"]
+AUS_CAV = ["AU-6AusCav", "AU-7AusCav", "AU-9AusCav"]
+
+
+@pytest.mark.parametrize("cav_lost,cf,met", [(False, 36, True), (True, 35, False)])
+def test_23_1_alc_18_b_the_australians_count_from_36_cf(cav_lost, cf, met):
+    from core.rules import events, offmap
+
+    # five battle groups at full strength (5 CF), four reduced (2 CF), the cavalry 1 CF each: 25 + 8 + 3 = 36
+    units = [unit(b, ALLIED, offmap.NRV, steps=2 if i < 5 else 1) for i, b in enumerate(AUS_BG)]
+    units += [unit(c, ALLIED, offmap.NRV) for c in AUS_CAV]
+    if cav_lost:
+        units[-1] = unit(AUS_CAV[-1], ALLIED, "box:Destroyed:Allied")
+    eng = engine_at_movement(units)
+    prog = events.australian_corps_progress(eng)
+    assert prog["missing"] == [] and prog["cf"] == cf
+    card = {"since": None}
+    events._aus_each_gt(eng, card)
+    assert (card["since"] == eng.state.gt) is met
