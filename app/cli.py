@@ -125,6 +125,10 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         else:
             print(f"ok   {name}")
     print("All data files are valid." if not bad else f"{bad} error(s).")
+    if getattr(args, "provenance", False):
+        from core import data_provenance
+        print()
+        print(data_provenance.text())
     return 0 if not bad else 1
 
 
@@ -251,6 +255,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(fn=_cmd_replay)
 
     s = sub.add_parser("validate", help="check every data file (map, counters, charts, cards, scenarios)")
+    s.add_argument("--provenance", action="store_true",
+                   help="also print, per file, how many values come from the rules and how many are reconstructed")
     s.set_defaults(fn=_cmd_validate)
 
     s = sub.add_parser("ledger", help="per GT: arrivals, withdrawals, support, eliminations, counters held back")

@@ -86,6 +86,11 @@ class Counter(msgspec.Struct, kw_only=True, frozen=True):
     source: str = "reconstructed"  # rules | reconstructed
     reason: str = ""
     known: str = ""            # what the rules text states about this counter (quoted/paraphrased)
+    rules_fields: str = ""     # with source = rules: the fields the rules state (";"-separated); the rest is reconstructed
+
+    def stated_fields(self) -> list[str]:
+        """The fields whose values the rules text states (``rules_fields``); every other value is reconstructed."""
+        return [f.strip() for f in self.rules_fields.split(";") if f.strip()] if self.source == "rules" else []
 
     @property
     def motorized(self) -> bool:
@@ -121,6 +126,12 @@ class Counter(msgspec.Struct, kw_only=True, frozen=True):
             out.append(f"source: {self.source!r} must be rules or reconstructed")
         if self.source == "reconstructed" and not self.reason:
             out.append("reason: a reconstructed counter needs a one-line reason")
+        if self.source == "rules" and not self.rules_fields:
+            out.append("rules_fields: a `rules` row names the fields the rules state (the others are reconstructed)")
+        names = {f.name for f in msgspec.structs.fields(Counter)}
+        for f in self.stated_fields():
+            if f not in names:
+                out.append(f"rules_fields: {f!r} is not a counter field")
         if not self.id.startswith(self.nationality + "-"):
             out.append(f"id: {self.id!r} must start with its nationality {self.nationality}- (docs/data.d/counters-scenarios.md)")
         if self.kind == "combat" and not self.move_class:

@@ -313,3 +313,54 @@ def test_dfd_ledger_prints_the_table_and_json_ends_with_one_document(tmp_path, c
     s = next(s for s in t5["support"] if s["source"] == "24.2" and s["kind"] == "MSU")
     assert s["side"] == "Allied" and s["nationality"] == "AL" and s["count"] + sum(
         h["count"] for h in t5["held_back"] if h["since"] == 5 and h["what"] == "AL-MSU") == 4
+
+
+# --------------------------------------------------------------------------- provenance
+
+
+def test_provenance_is_flagged_per_field_and_reported_per_file(capsys):
+    """Issue 17: a value flagged `rules` must be stated by the rules. AU-25AusBG: only CF 5 (2.5 errata); the map's
+    port capacities and printed forts (Tobruk 3 ports, fort 1) are reconstructed although the place is named by
+    the rules; `dfd validate --provenance` prints per file how many values come from the rules."""
+    import json
+
+    from app import cli
+    from core.counters import all_counters
+    from core.resources import RESOURCES
+
+    assert all_counters()["AU-25AusBG"].stated_fields() == ["cf"]
+    assert all(c.stated_fields() for c in all_counters().values() if c.source == "rules")
+    tobruk = json.loads((RESOURCES / "maps" / "map.json").read_text(encoding="utf-8"))["hexes"]["C2331"]
+    assert tobruk["source"] == "rules" and tobruk["field_source"] == {"port": "reconstructed", "fort": "reconstructed"}
+    assert cli.main(["validate", "--provenance"]) == 0
+    out = capsys.readouterr().out
+    rows = {ln.split()[0]: ln.split()[1:] for ln in out.splitlines() if ln.startswith(("resources/", "scenarios/"))}
+    assert {"resources/counters/allied.csv", "resources/maps/map.json", "resources/charts/tec.toml",
+            "scenarios/desert-war.toml"} <= set(rows)
+    assert all(len(v) == 2 and v[0].isdigit() and v[1].isdigit() for v in rows.values())
+
+
+def test_a_rules_counter_row_must_name_its_stated_fields():
+    """A `rules` row without `rules_fields` is refused (the other values would pass for the rules')."""
+    from core.counters import all_counters
+    import msgspec
+
+    c = all_counters()["AU-25AusBG"]
+    assert not c.problems()
+    bad = msgspec.structs.replace(c, rules_fields="")
+    assert any(p.startswith("rules_fields") for p in bad.problems())
+    bad = msgspec.structs.replace(c, rules_fields="cf;colour")
+    assert any("'colour'" in p for p in bad.problems())
+
+
+def test_map_a_wooded_tell_coast_is_not_desert():
+    """Issue 17: the wooded coast north of 36 N on Maps A/T (Philippeville, Tabarka) is not desert (21.1/21.2
+    Ghiblis and the TEC treat desert differently)."""
+    import json
+
+    from core.resources import RESOURCES
+
+    hexes = json.loads((RESOURCES / "maps" / "map.json").read_text(encoding="utf-8"))["hexes"]
+    north = {k: v for k, v in hexes.items() if k[0] in "AT" and v.get("lat", 0) >= 36.0 and v["terrain"] != "sea"}
+    assert len(north) > 100 and not [k for k, v in north.items() if v["terrain"] == "desert"]
+    assert hexes["A6223"]["name"] == "Philippeville" and hexes["T6209"]["name"] == "Tabarka"

@@ -282,6 +282,12 @@ def build() -> dict:
             rec["airfield"] = p["airfield"]
         if p.get("fort"):
             rec["fort"] = p["fort"]
+        # per-field provenance: the rules name the place, but no hex port capacity or printed fort is in the
+        # text (only 22.1 NRV 8 and 22.7 Casablanca/Oran 3), so those fields are reconstructed unless the place
+        # says otherwise (issue 17)
+        fields = {f: p.get("fields_source", {}).get(f, "reconstructed") for f in ("port", "fort") if p.get(f)}
+        if fields and p["source"] == "rules":
+            rec["field_source"] = fields
     for p in geo.PLACES:  # ports need a sea neighbour (20.1)
         if not p.get("port") or p["name"] not in placed:
             continue
