@@ -33,10 +33,13 @@ def unit(uid: str, side: str, loc: str, **kw) -> UnitState:
 
 def engine_at_movement(units: list[UnitState], *, phase: int = 6, step: int = 3, surprise: bool = False,
                        first: str = "Axis", vars: dict | None = None) -> Engine:
-    """An engine waiting in the Movement (step 3) or Reaction (step 1) Phase with ``units`` placed."""
+    """An engine waiting in the Movement (step 3) or Reaction (step 1) Phase with ``units`` placed.  GT 10 is March
+    1941, a winter month: the optional weather rules (21.0) are off unless ``vars`` turns them on (the Example of Play
+    of GT 10 does not double Map C wadi crossings either)."""
     st = GameState(scenario="test-ground", seed=7, gt=10, phase=phase, step=step, initiative=first,
                    first_player=first, surprise=surprise, end_gt=20,
-                   units={u.id: u for u in units}, stack=[Frame(proc="turn")], vars=dict(vars or {}))
+                   units={u.id: u for u in units}, stack=[Frame(proc="turn")],
+                   vars={"weather_rules": False, **(vars or {})})
     return Engine(st)
 
 

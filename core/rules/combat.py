@@ -238,23 +238,14 @@ def air_ok_in(st: GameState, label: str) -> bool:
 
 
 def winter_area(st: GameState, label: str) -> bool:
-    """21.1: the winter areas (Map A all; Map C mountain hexes; Map T north of the winter line), in any month."""
+    """21.1: the winter areas (Map A all; Map C mountain hexes; Map T north of the winter line), in any month
+    (one definition: ``tec.winter_area_hex``; ``vars["winter_line_hexes"]`` / ``["winter_all_T"]`` add to Map T)."""
+    from core.rules import tec
+
     h = hex_of(label)
     if h is None:
         return False
-    letter = label[:1]
-    if letter == "A":
-        return True
-    if letter == "C":
-        return is_mountain(label)
-    if letter == "T":
-        if label in set(st.vars.get("winter_line_hexes", ())) or st.vars.get("winter_all_T"):
-            return True
-        from core import mapdata
-
-        md = mapdata.load()
-        return md.has(h) and md.winter_area(h)     # a hex outside the printed maps is in no winter area
-    return False
+    return tec.winter_area_hex(gmap(), h, tec.weather_in_force(st)[1])
 
 
 def winter_hex(st: GameState, label: str, attacker_hexes: Iterable[str] = ()) -> bool:
@@ -269,19 +260,13 @@ def winter_hex(st: GameState, label: str, attacker_hexes: Iterable[str] = ()) ->
 
 def ghibli_hex(st: GameState, label: str) -> bool:
     """21.2 / 6.3: Ghiblis affect desert and rough hexes outside the winter areas (not Map A, not Map T
-    north of the temperate line, not Map C mountains)."""
-    if not st.ghibli or not st.vars.get("weather_rules", True):
-        return False
-    if label[:1] == "A" or winter_area(st, label):
-        return False
-    if label[:1] == "T":
-        from core import mapdata
+    north of the temperate line, not Map C mountains): ``tec.ghibli_area_hex``, while a Ghibli is in force."""
+    from core.rules import tec
 
-        md = mapdata.load()
-        if md.has(label) and md.temperate(label):
-            return False
-    t = terrain(label)
-    return bool(t & {"desert", "rough"})
+    h = hex_of(label)
+    if h is None or not st.ghibli or not st.vars.get("weather_rules", True):
+        return False
+    return tec.ghibli_area_hex(gmap(), h, tec.weather_in_force(st)[1])
 
 
 # =========================================================================== pure: CRT reading

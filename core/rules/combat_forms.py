@@ -658,7 +658,7 @@ class Exploitation(Procedure):
     def trace(self, eng: Engine, d: dict[str, Any], units: list[str], path: list[str]):
         """The movement plan of ``units`` along ``path`` (no enemy hex in it), or IllegalAction."""
         from core.hexgrid import Hex, HexLabelError
-        from core.rules import combat, movement, tec
+        from core.rules import movement
         from core.rules.status import is_motorized
         from core.state import GameState as GS
 
@@ -692,23 +692,8 @@ class Exploitation(Procedure):
                               spent0={u: d["spent"].get(u, 0) for u in units}, rma_values=rmas)
         if plan.overrun_at is not None:
             raise IllegalAction(f"{path[plan.overrun_at]} holds enemy units: end the path there to overrun it", "13.4")
-        # 21.1.1 / 21.2.1: winter and Ghibli double the MP costs of exploitation (not along roads)
-        prev = start
-        extra = {u: 0 for u in units}
-        for h in path:
-            for u in units:
-                if plan.loc.get(u) is None:
-                    continue
-                c, _ = tec.step_cost(combat.gmap(), combat.tec_class(st, u), Hex.parse(prev), Hex.parse(h))
-                extra[u] += weather_extra(eng, u, prev, h, c or 0)
-            prev = h
-        for u in units:
-            if extra[u]:
-                plan.spent[u] += extra[u]
-                if plan.spent[u] > rmas[u] * tec.EIGHTH:
-                    raise IllegalAction(f"{u} needs {tec.mp(plan.spent[u]):g} MP with winter/Ghibli costs doubled but its "
-                                        f"RMA is {rmas[u]} (21.1.1, 21.2.1)", "21.1.1")
-                plan.notes.append(f"{u}: +{tec.mp(extra[u]):g} MP for winter/Ghibli (21.1.1, 21.2.1)")
+        # 21.1.1 / 21.2.1 "This includes ... exploitation after combat": the trace reads tec.map_for(view), whose
+        # step costs are doubled off the roads in winter and Ghibli hexes, against the RMA (R-WX-AREAS)
         for u in units:
             if not is_motorized(st.units[u]) and d["hexes_moved"].get(u, 0) + plan.hexes[u] > 1:
                 raise IllegalAction(f"{u} is not motorised: its RMA is one hex (13.2.1)", "13.2.1")
@@ -903,10 +888,10 @@ def combat_overrun_ok(eng: Engine, d: dict[str, Any], units: list[str], start: s
     worst = 0
     terrain_only = 0
     for u in units:
-        cost, _ = tec.step_cost(combat.gmap(), combat.tec_class(st, u), combat.hex_of(start), combat.hex_of(target))
+        cost, _ = tec.step_cost(tec.map_for(st), combat.tec_class(st, u), combat.hex_of(start),   # 21.1.1 / 21.2.1
+                                combat.hex_of(target))
         if cost is None:
             return False
-        cost += weather_extra(eng, u, start, target, cost)                  # 21.1.1 / 21.2.1
         total = cost + (0 if hq else movement.OVERRUN_COST)
         if d["spent"].get(u, 0) + total > d["rma"].get(u, rma(st.units[u])) * tec.EIGHTH:
             return False
@@ -916,29 +901,6 @@ def combat_overrun_ok(eng: Engine, d: dict[str, Any], units: list[str], start: s
         d["_ov_cost"] = worst
         d["_ov_terrain"] = terrain_only
     return True
-
-
-def weather_extra(eng: Engine, uid: str, a: str, b: str, cost: int) -> int:
-    """21.1.1 / 21.2.1: the MP added to a step of exploitation (``cost`` eighths, from ``a`` into ``b``) by winter
-    or a Ghibli: the step costs double, except along primary and secondary roads; a wadi hexside in a
-    Map C winter area doubles in winter too.  Weather rules off (``vars["weather_rules"]`` False): none."""
-    from core import calendar
-    from core.rules import combat, tec
-
-    st = eng.state
-    if not cost or not st.vars.get("weather_rules", True):
-        return 0
-    ha, hb = combat.hex_of(a), combat.hex_of(b)
-    if ha is None or hb is None:
-        return 0
-    _, route = tec.step_cost(combat.gmap(), combat.tec_class(st, uid), ha, hb)
-    if route == "road":
-        return 0
-    winter = calendar.is_winter(st.gt) and (combat.winter_area(st, b)
-                                            or (b[:1] == "C" and "wadi" in combat.hexside(a, b)))
-    if winter or combat.ghibli_hex(st, b):
-        return cost
-    return 0
 
 
 def overrun_reactors(st: GameState, movers: list[str], label: str) -> list[str]:

@@ -117,6 +117,8 @@ class GroundMap:
     default: str = "desert"
     source: str = "synthetic"
     external: Any = None      # core.terrain when the real map is used: its TEC gives every step cost
+    weather: str = ""         # "winter" / "ghibli" in force (21.1.1, 21.2.1: MP costs doubled), see map_for
+    winter_extra: frozenset = frozenset()   # Map T hexes put in the winter area by the state (test data), or {"T"}
     _cost_cache: dict = field(default_factory=dict, repr=False)
     _grid_cache: dict = field(default_factory=dict, repr=False)
     _step_cache: dict = field(default_factory=dict, repr=False)
@@ -215,8 +217,83 @@ def step_cost(gm: GroundMap, cls: str, a: Hex, b: Hex) -> tuple[int | None, str]
     key = (a, b, cls)
     hit = gm._cost_cache.get(key)
     if hit is None:
-        hit = gm._cost_cache[key] = _step_cost(gm, cls, a, b)      # pure in the map (GroundMap.touch clears)
+        hit = _step_cost(gm, cls, a, b)
+        if gm.weather and hit[0] is not None and hit[1] != "road":
+            hit = (hit[0] + weather_extra(gm, cls, a, b, hit[0]), hit[1])
+        gm._cost_cache[key] = hit                                   # pure in the map (GroundMap.touch clears)
     return hit
+
+
+# ---------------------------------------------------------------------------
+# 21.0 weather: the areas (21.1, 21.2, 6.3) and the doubled MP costs (21.1.1, 21.2.1)
+
+
+def winter_area_hex(gm: GroundMap, h: Hex, extra: frozenset = frozenset()) -> bool:
+    """21.1: "Map A: All Hexes. Map C: All mountain hexes ... Map T: All hexes north of the winter line" (the map
+    data's winter flag, R-MAP-WINTER); ``extra``: Map T hexes the state adds, or ``"T"`` for all of Map T."""
+    letter = h.label[:1]
+    if letter == "A":
+        return True
+    if letter == "C":
+        return "mountain" in gm.hex_terrain(h)
+    if letter == "T":
+        if "T" in extra or h.label in extra:
+            return True
+        from core import mapdata
+        md = mapdata.load()
+        return md.has(h) and md.winter_area(h)
+    return False
+
+
+def ghibli_area_hex(gm: GroundMap, h: Hex, extra: frozenset = frozenset()) -> bool:
+    """21.2 "Ghiblis affect all desert and rough hexes, other than those in the winter areas listed in 21.1"; 6.3 a)
+    not Map A, b) not Map T north of the temperate/desert line, c) not Map C mountains."""
+    letter = h.label[:1]
+    if letter == "A" or winter_area_hex(gm, h, extra):
+        return False
+    if letter == "T":
+        from core import mapdata
+        md = mapdata.load()
+        if md.has(h) and md.temperate(h):
+            return False
+    return bool(gm.hex_terrain(h) & {"desert", "rough"})
+
+
+def weather_extra(gm: GroundMap, cls: str, a: Hex, b: Hex, cost: int) -> int:
+    """The eighths winter or a Ghibli adds to a step of ``cost`` from ``a`` into ``b`` (not along a road, which the
+    caller has excluded).  21.1.1 / 21.2.1 "All MP costs are doubled except for movement along primary and secondary
+    roads": entering a winter (Ghibli-affected) hex doubles the whole step; in winter a Map C wadi hexside ("Map C:
+    ... all wadi hexsides") doubles its own crossing cost; 6.3 d) a Ghibli never doubles a wadi hexside."""
+    side = gm.side_terrain(a, b)
+    wadi_free = cost
+    if "wadi" in side:
+        c, _ = _chart_cost(cls, gm.hex_terrain(b), side - {"wadi"}, gm.lines_between(a, b))
+        wadi_free = cost if c is None else min(cost, c)
+    if gm.weather == "winter":
+        if winter_area_hex(gm, b, gm.winter_extra):
+            return cost
+        if b.label[:1] == "C" and a.label[:1] == "C" and "wadi" in side:
+            return cost - wadi_free
+        return 0
+    if gm.weather == "ghibli" and ghibli_area_hex(gm, b, gm.winter_extra):
+        return wadi_free
+    return 0
+
+
+def weather_in_force(state: Any) -> tuple[str, frozenset]:
+    """("winter" / "ghibli" / "", extra winter hexes) for ``state``'s GT: the optional weather rules in use
+    (``vars["weather_rules"]``, default on), 21.1 winter months, a Ghibli rolled for this GT (6.3, ``state.ghibli``)."""
+    from core import calendar
+
+    v = getattr(state, "vars", None) or {}
+    if not v.get("weather_rules", True) or not hasattr(state, "gt"):
+        return "", frozenset()
+    extra = frozenset(v.get("winter_line_hexes", ())) | (frozenset({"T"}) if v.get("winter_all_T") else frozenset())
+    if calendar.is_winter(state.gt):
+        return "winter", extra
+    if getattr(state, "ghibli", False) and calendar.ghibli_possible(state.gt):
+        return "ghibli", extra
+    return "", extra
 
 
 def _step_cost(gm: GroundMap, cls: str, a: Hex, b: Hex) -> tuple[int | None, str]:
@@ -355,12 +432,14 @@ def built_road_edges(state: Any) -> frozenset[Hexside]:
 
 def map_for(state: Any) -> GroundMap:
     """The map the rules read for ``state``: :func:`current_map` plus the roads built by construction (18.3:
-    a built road is a secondary road for movement and supply lines, 13.3)."""
+    a built road is a secondary road for movement and supply lines, 13.3) and the weather in force (21.1.1, 21.2.1:
+    MP costs doubled off the roads, for movement, reaction, exploitation and supply ranges alike)."""
     base = current_map()
     edges = built_road_edges(state)
-    if not edges:
+    wx, extra = weather_in_force(state)
+    if not edges and not wx:
         return base
-    key = (id(base), base._generation, edges)
+    key = (id(base), base._generation, edges, wx, extra if wx else frozenset())
     gm = _WITH_ROADS.get(key)
     if gm is None:
         if len(_WITH_ROADS) > 16:
@@ -368,9 +447,10 @@ def map_for(state: Any) -> GroundMap:
         lines = dict(base.lines)
         for hs in edges:
             lines[hs] = lines.get(hs, frozenset()) | {"secondary"}
+        note = (" + roads built (18.3)" if edges else "") + (f" + {wx} (21.0)" if wx else "")
         gm = GroundMap(terrain=base.terrain, sides=base.sides, lines=lines, ports=base.ports, forts=base.forts,
-                       names=base.names, default=base.default, source=base.source + " + roads built (18.3)",
-                       external=base.external)
+                       names=base.names, default=base.default, source=base.source + note,
+                       external=base.external, weather=wx, winter_extra=extra if wx else frozenset())
         _WITH_ROADS[key] = gm
     return gm
 
