@@ -364,3 +364,18 @@ def test_map_a_wooded_tell_coast_is_not_desert():
     north = {k: v for k, v in hexes.items() if k[0] in "AT" and v.get("lat", 0) >= 36.0 and v["terrain"] != "sea"}
     assert len(north) > 100 and not [k for k, v in north.items() if v["terrain"] == "desert"]
     assert hexes["A6223"]["name"] == "Philippeville" and hexes["T6209"]["name"] == "Tabarka"
+
+
+def test_docs_data_lists_every_reconstructed_chart_counter_and_card():
+    """docs/data.md lists every reconstructed chart entry and counter with its reason (scripts/provenance_doc.py
+    regenerates the lists after a data change)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "provenance_doc.py"
+    spec = importlib.util.spec_from_file_location("provenance_doc", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.DOC.read_text(encoding="utf-8") == mod.render(), "run scripts/provenance_doc.py and build_docs.py"
+    data = (path.parent.parent / "docs" / "data.md").read_text(encoding="utf-8")
+    assert "`AU-21AusBG`" in data and "### `crt.toml`" in data and "One fact, one place" in data
