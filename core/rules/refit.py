@@ -74,8 +74,11 @@ def rp_nationality(rp: UnitState) -> str:
 
 
 def same_nationality(unit: UnitState, rp: UnitState) -> bool:
-    """17.2.1: RP of one nationality may not refit units of another."""
-    return counter_of(unit).nationality == rp_nationality(rp)
+    """17.2.1 "RP of one nationality may not be used to refit combat units of another nationality"; the
+    Commonwealth's RP (the UK RP counters: there are no AU, IN, NZ or SA RP) refit the British and the other
+    Commonwealth nationalities, which the second bullet limits to one unit each per Movement Phase (R-REFIT-CW)."""
+    nat, rp_nat = counter_of(unit).nationality, rp_nationality(rp)
+    return nat == rp_nat or (rp_nat == "UK" and nat in CW_OTHER)
 
 
 def refit_category(unit: UnitState) -> str:
