@@ -135,3 +135,36 @@ def test_15_4_sf_using_sealift_cannot_be_struck():
     strikes.record_cargo(eng, "TestLane", "UK-1Cdo")
     strikes.record_cargo(eng, "TestLane", "UK-1Para")
     assert strikes.cargo(eng, "TestLane") == ["UK-1Para"]
+
+
+# --------------------------------------------------------------------------- 15.4 Ground Transport
+# No scenario puts SF and a motorised unit of their side on the map before several GTs of play (the SF start in the
+# Torch Box, the motorised units reach the map through the port boxes), so these start from a hand-built position.
+
+def _ground(units):
+    from tests.ground_helpers import engine_at_movement, unit
+
+    return engine_at_movement([unit(u, ALLIED, loc, steps=s) for u, loc, s in units], first=ALLIED)
+
+
+def test_15_4_sf_carried_by_a_motorised_unit_as_though_it_was_an_msu(gm):
+    eng = _ground([("UK-1Cdo", "C1010", 1), ("UK-KDG", "C1010", 1)])
+    eng.apply(Action(kind="move", side=ALLIED, args={"units": ["UK-KDG", "UK-1Cdo"], "lift": True,
+                                                      "path": ["C1011", "C1012", "C1013"]}))
+    assert eng.state.units["UK-1Cdo"].loc == "C1013"
+    moved = eng.pending().context["moved"]
+    assert moved["UK-1Cdo"] == 0                                       # carried: no MP of its own
+    with pytest.raises(IllegalAction):                                 # "no more than one hex on its own"
+        eng.apply(Action(kind="move", side=ALLIED, args={"units": ["UK-1Cdo"], "path": ["C1014", "C1015"]}))
+    eng.apply(Action(kind="move", side=ALLIED, args={"units": ["UK-1Cdo"], "path": ["C1014"]}))
+
+
+def test_15_4_a_motorised_unit_carries_one_sf_unit_and_no_other_foot_unit(gm):
+    eng = _ground([("UK-1Cdo", "C1010", 1), ("UK-6Cdo", "C1010", 1), ("UK-KDG", "C1010", 1), ("UK-69", "C1010", 1)])
+    with pytest.raises(IllegalAction) as e:                           # two SF, one carrier: limit + 1
+        eng.apply(Action(kind="move", side=ALLIED, args={"units": ["UK-KDG", "UK-1Cdo", "UK-6Cdo"], "lift": True,
+                                                          "path": ["C1011"]}))
+    assert e.value.rule == "15.4"
+    with pytest.raises(IllegalAction) as e:                           # 13.7: other foot units need an MSU
+        eng.apply(Action(kind="move", side=ALLIED, args={"units": ["UK-KDG", "UK-69"], "lift": True, "path": ["C1011"]}))
+    assert e.value.rule == "13.7"

@@ -358,8 +358,10 @@ def _labels(v: Any) -> list[str]:
     return [str(x) for x in v]
 
 
-def check_lift(state: GameState, units: list[UnitState]) -> None:
-    """13.7: one MSU carries one foot unit, two RP or one dump (a division needs two MSU or double cost)."""
+def check_lift(state: GameState, units: list[UnitState], lift: bool = False) -> None:
+    """13.7: one MSU carries one foot unit, two RP or one dump (a division needs two MSU or double cost).
+    15.4 Ground Transport: "an SF unit may be carried by any motorized unit as though the motorized unit was an
+    MSU"; with ``lift`` the foot combat units are carried, one per MSU left, SF also one per motorised combat unit."""
     msus = sum(1 for u in units if supply_kind(u) == "msu")
     dumps = sum(1 for u in units if supply_kind(u) == "dump")
     rps = sum(1 for u in units if counter_of(u).unit_type == "refit point")
@@ -368,6 +370,19 @@ def check_lift(state: GameState, units: list[UnitState]) -> None:
         raise IllegalAction(f"{dumps} dump(s) and {rps} RP need {need} MSU to move; the stack has {msus}", "13.7")
     if any(supply_kind(u) == "base" for u in units):
         raise IllegalAction("bases do not move", "12.2.3")
+    if not lift:
+        return
+    foot = [u for u in units if is_combat(u) and not is_motorized(u)]
+    sf = sum(1 for u in foot if counter_of(u).sf)
+    others = len(foot) - sf
+    free = msus - need
+    if others > free:
+        raise IllegalAction(f"{others} foot unit(s) need {others} MSU to be trucked; the stack has {max(free, 0)} free",
+                            "13.7")
+    carriers = free - others + sum(1 for u in units if is_combat(u) and is_motorized(u))
+    if sf > carriers:
+        raise IllegalAction(f"{sf} special forces unit(s) need an MSU or a motorised unit each to be carried; the stack "
+                            f"has {max(carriers, 0)}", "15.4")
 
 
 @dataclass
@@ -434,7 +449,7 @@ def parse_move(eng: Engine, frame: Frame, action: Action, reaction: bool) -> Mov
                         or pid in frame.data.get("lifted", [])):
                     raise IllegalAction(f"{pid} has already moved this phase (more than its RMA before being "
                                         "transported)", "13.7 c)")
-    check_lift(st, units + [st.units[p] for lst in pickup.values() for p in lst if p in st.units])
+    check_lift(st, units + [st.units[p] for lst in pickup.values() for p in lst if p in st.units], opts.lift)
     return MoveRequest(units=ids, path=path, opts=opts, pickup=pickup, drop=drop, reserve=bool(a.get("reserve")))
 
 
