@@ -102,6 +102,16 @@ def fort_supply_refusal(eng: Engine, frame: Frame, side: str, msu: str, target: 
     return None
 
 
+def engineer_started_with(frame: Frame, side: str, here: list) -> bool:
+    """15.7: "If an engineer starts the Movement Phase with a unit building a Level 1 or higher fort": an engineer of
+    the side (not the upgrade counters F and G, 15.7 Important) in the hex that has spent no MP this phase, so it was
+    there when the phase began (a unit that moved, landed or was carried in has spent MP)."""
+    from core.rules import special_units
+
+    moved = frame.data.get("moved", {})
+    return any(o.side == side and special_units.fort_engineer(o.id) and not moved.get(o.id, 0) for o in here)
+
+
 def apply(eng: Engine, frame: Frame, action: Action) -> None:
     a, side, st = action.args, action.side, eng.state
     if action.kind == "build_fort":
@@ -123,7 +133,7 @@ def apply(eng: Engine, frame: Frame, action: Action) -> None:
         forts = st.vars.setdefault("forts", {})
         prev = forts.get(u.loc, {}).get("level", -1)
         forts[u.loc] = {"level": prev, "building": uid, "target": level, "side": side, "gt": st.gt, "phase": st.phase,
-                        "engineer": any(counter_of(o).engineer and o.side == side for o in st.units_at(u.loc))}
+                        "engineer": engineer_started_with(frame, side, st.units_at(u.loc))}
         frame.data.setdefault("moved", {})[uid] = 0            # 18.1: the unit may not move
         eng.say(f"{counter_of(u).name} begins an F{level} fort in {u.loc} (18.1)")
         return

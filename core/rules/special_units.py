@@ -479,6 +479,19 @@ def recon_split_possible(st: GameState, defenders: list[str], obstructed: bool) 
     return not obstructed and sum(1 for u in defenders if info(st, u).real_cf) >= 2
 
 
+# =========================================================================== 15.7 engineers
+
+#: 15.7 Important: "The Allied upgrade counters F and G do not have this capability" (the fort-building one); they
+#: keep the E of attacks on forts and cities.
+NO_FORT_BONUS = ("UK-F", "UK-G")
+
+
+def fort_engineer(uid: str) -> bool:
+    """15.7: an engineer whose presence shortens fort building (every E unit except the upgrade counters F and G)."""
+    c = all_counters().get(resolve(uid.split("#")[0]) or uid.split("#")[0])
+    return c is not None and c.engineer and c.id not in NO_FORT_BONUS
+
+
 # =========================================================================== 15.6 HQ
 
 
