@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from core.counters import all_counters, resolve
 from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option
@@ -34,110 +33,8 @@ def _hex(label: str) -> str:
         return label
 
 
-# --------------------------------------------------------------------------- scenario schedules (rules text)
-
-def _items(gt: int | str, side: str, units: list[str], to: str, rule: str, **kw: Any) -> list[dict]:
-    out = []
-    for u in units:
-        n = 1
-        dep = False
-        if "*" in u:
-            n_s, _, u = u.partition("*")
-            n = int(n_s)
-        if u.endswith("(d)"):
-            dep, u = True, u[:-3]
-        for _ in range(n):
-            out.append({"gt": gt, "side": side, "unit": u, "to": to, "rule": rule, "depleted": dep} | kw)
-    return out
-
-
-def _fox_killed(rule: str) -> list[dict]:
-    s: list[dict] = []
-    s += _items("each", AXIS, ["2*AX-Dump", "IT-RP"], "C0701", rule + " Axis Reinforcements")
-    s += _items(6, AXIS, ["IT-61Sirte"], "C0701", rule)
-    s += _items(7, AXIS, ["IT-60Sabratha", "IT-10Ber"], "C0701", rule)
-    s += _items("each", ALLIED, ["4*AL-MSU", "UK-RP"], offmap.NRV, rule + " Allied Reinforcements")
-    s += _items(7, ALLIED, ["AU-16AusBG", "AU-17AusBG", "AU-19AusBG", "AU-6AusCav"], offmap.NRV, rule)
-    s += _items(8, ALLIED, ["AU-20AusBG", "IN-3Ind", "NZ-6NZBG"], offmap.NRV, rule)
-    s += _items(9, ALLIED, ["UK-3LtArm(d)", "UK-2SG(d)", "UK-KDG", "AU-24AusBG", "AU-26AusBG"], offmap.NRV, rule)
-    return s
-
-
-def _sonnenblume(rule: str, desert_fox: bool) -> list[dict]:
-    s: list[dict] = []
-    gt11 = ["IT-17Pavia", "IT-25Bologna", "IT-55Savona", "IT-102TrnAP"] + (["IT-ISahara", "IT-IISahara"] if desert_fox else [])
-    s += _items(11, AXIS, gt11, "C0701", rule + " GT 11", free_shipping=True)
-    s += _items(12, AXIS, ["IT-Libya"], "box:AirNA:Axis", rule + " GT 12")
-    if desert_fox:
-        s += _items(12, AXIS, ["IT-7Ber", "IT-RaggXXI", "IT-31Gaust"], "C0701", rule + " GT 12")
-    s += _items(12, ALLIED, ["IN-7IndBG", "IN-11IndBG", "IN-CIH", "SA-1SABG", "SA-2SABG", "SA-5SABG", "SA-3SARec"],
-                offmap.NRV, "26.2 GT12", roll={"on": [1, 2, 3], "else_gt": 13})
-    s += _items(13, ALLIED, ["UK-201Group"], "box:AirNA:Allied", "26.2 GT13")
-    s += _items(13, ALLIED, ["UK-1LtArm", "UK-14BG", "NZ-4NZBG", "NZ-5NZBG", "NZ-6NZBG", "NZ-2NZCav"], offmap.NRV,
-                "26.2 GT13", morale_check=True)
-    s += _items(14, ALLIED, ["UK-16BG", "UK-23BG", "IN-5IndBG", "UK-Royals"], offmap.NRV, "26.2 GT14",
-                roll={"on": [1, 2, 3], "else_gt": 15})
-    return s
-
-
-def _trail(rule: str, tunisia: bool) -> list[dict]:
-    s: list[dict] = []
-    s += _items(31, AXIS, ["GE-Ramcke(d)", "GE-Kasta", "GE-605PzJg", "2*AX-MSU"], "S0734", "30.1 GT-31 Phase 12")
-    groups = [
-        (5, ["GE-8PzL", "GE-115", "GE-33Aufkl", "GE-33Art", "GE-33PzJg", "GE-KG15Pz", "GE-KGMenny"]),
-        (4, ["GE-5PzL", "GE-104", "GE-3Aufkl", "GE-155Art", "GE-39PzJg", "GE-KG21Pz"]),
-        (4, ["GE-155", "GE-200", "GE-Afrika", "GE-580Aufkl", "GE-190Art", "GE-KG90Lt"]),
-        (3, ["GE-125", "GE-382", "GE-433", "GE-164Aufkl"]),
-        (3, ["IT-7Ber", "IT-9Ber", "IT-8BerAuto"]),
-        (3, ["IT-132Ariete", "IT-8Ber", "IT-Nizza", "IT-132Cel", "IT-551552"]),
-        (2, ["IT-133Littorio", "IT-12Ber", "IT-Novara", "IT-3Cel", "IT-554556"]),
-        (3, ["IT-136GGFF", "IT-RaggXXI", "IT-RECAM"]),
-    ]
-    for i, (steps, units) in enumerate(groups, 1):
-        s += _items(31, AXIS, units, "S0734", f"30.1 Group {i}", group=str(i), group_steps=steps)
-    for gt in (32, 33):
-        s += _items(gt, AXIS, ["2*AX-Dump", "IT-RP", "GE-RP"], "L2817", f"30.1 GT {gt}")
-    phase = "31.2" if tunisia else "30.2"
-    s += _items("each", ALLIED, ["3*AL-Dump", "UK-RP"], "S0734", "30.2 Each GT")
-    s += _items(31, ALLIED, ["UK-30Corps", "UK-B", "UK-H", "UK-78SG", "UK-11Huss", "UK-152", "UK-153", "UK-154",
-                             "UK-51Spt", "UK-51Recce", "UK-E", "NZ-5NZ", "NZ-6NZ", "NZ-NZSpt", "NZ-2NZCav",
-                             "3*AL-MSU", "3*AL-Dump"], "east:S", phase + " GT 31")
-    s += _items(31, ALLIED, ["FF-LeClerc"], "box:Oasis:any", "30.2 GT 31 or after")
-    s += _items(32, ALLIED, ["UK-204Group", "UK-212Group"], "box:AirNA:Allied", "30.2 GT 32")
-    s += _items(32, ALLIED, ["UK-10Corps", "UK-A", "UK-7Motor", "UK-1SG", "UK-12Lanc", "UK-69", "UK-151", "GR-1Greek",
-                             "UK-50Spt", "UK-50Recce", "IN-4Ind", "IN-5Ind", "IN-7Ind", "IN-161Ind", "IN-CIH",
-                             "IN-4IndSpt"], "east:S", "30.2 GT 32")
-    s += _items(33, ALLIED, ["UK-202Group", "UK-205Group"], "box:AirNA:Allied", "30.2 GT 33")
-    s += _items(33, ALLIED, ["UK-Eighth", "UK-201Gds", "UK-8Arm", "UK-23Arm", "UK-1Tank", "FF-1FF(d)", "FF-2FF(d)",
-                             "FF-Remy(d)"], "east:S", "30.2 GT 33")
-    if tunisia:
-        s += _items(34, ALLIED, ["UK-167", "UK-168", "UK-169", "UK-56Spt"], "S0734", "31.2 GT 34")
-    return s
-
-
-def _run_for_tunis(rule: str) -> list[dict]:
-    s = _items("each", AXIS, ["AX-Dump"], offmap.SICILY, "29.1 Each GT")
-    s += _items("each", AXIS, ["2*AX-ATP"], "box:Available:Axis", "29.1 Each GT")
-    return s
-
-
-SCHEDULES: dict[str, Any] = {
-    "fox-killed": lambda: _fox_killed("24.1/24.2"),
-    "oconnors-war": lambda: _fox_killed("25.0 (24.1/25.2)"),
-    "sonnenblume": lambda: _sonnenblume("26.1", False),
-    "desert-fox": lambda: _sonnenblume("27.1", True),
-    "rommels-war": lambda: _sonnenblume("27.1 via 32.0", True),
-    "run-for-tunis": lambda: _run_for_tunis("29.1"),
-    "trail-of-the-fox": lambda: _trail("30.1", False),
-    "tunisian-campaign": lambda: _run_for_tunis("29.1") + _trail("30.1", True),
-}
-
-WITHDRAWALS: dict[str, list[dict]] = {
-    sid: [{"gt": 8, "units": ["IN-5IndBG", "IN-7IndBG", "IN-11IndBG", "IN-CIH"], "rule": f"{sec} Allied Withdrawals"},
-          {"gt": 9, "units": ["NZ-4NZBG", "NZ-6NZBG", "AU-16AusBG", "AU-17AusBG", "AU-19AusBG", "AU-6AusCav"],
-           "rule": f"{sec} Allied Withdrawals"}]
-    for sid, sec in (("fox-killed", "24.2"), ("oconnors-war", "25.2"))
-}
+# --------------------------------------------------------------------------- scenario schedules
+# The schedules of 24.0-33.0 live in the scenario files (``reinforcements``, ``withdrawals``): one fact, one place.
 
 #: Arrival points (7.2, 7.3) per scenario and side; "east:S" = any hex on the east edge of Map S (30.2).
 ARRIVAL: dict[str, dict[str, list[str]]] = {
@@ -252,11 +149,7 @@ def ensure_schedule(eng: Engine) -> None:
         return
     st.vars["reinf_init"] = True
     raw = _scenario_raw(eng)
-    if raw.get("reinforcements"):
-        sched = _from_data(eng, raw["reinforcements"])
-    else:
-        fn = SCHEDULES.get(st.scenario)
-        sched = fn() if fn else []
+    sched = _from_data(eng, raw.get("reinforcements") or [])
     st.vars["reinf_each"] = [i for i in sched if i["gt"] == "each"]
     for i in sched:
         if i["gt"] != "each":
@@ -264,7 +157,7 @@ def ensure_schedule(eng: Engine) -> None:
     st.vars.setdefault("withdrawals", [])
     data_wd = [{"gt": int(w["gt"]), "units": list(w.get("units", [])), "rule": str(w.get("rule", "7.4"))}
                for w in raw.get("withdrawals", []) or []]
-    st.vars["withdrawals"] += data_wd or [dict(w) for w in WITHDRAWALS.get(st.scenario, [])]
+    st.vars["withdrawals"] += data_wd
     # arrivals due before the scenario's first Reinforcement Phase (scenarios starting after Phase III)
     if st.phase > 3:
         _place_start_arrivals(eng)
