@@ -358,11 +358,12 @@ def combat_html(info: CombatInfo) -> str:
             parts.append(f"<tr><td>{k + 1}.</td><td>{html.escape(', '.join(c['hexes']))}</td><td>{_units(c['attackers'])}</td>"
                          f"<td>{html.escape(od)}</td><td><i>{state}</i></td></tr>")
         parts.append("</table>")
+    # the result on top (issue 19): odds, die and results first, the itemised strengths below
+    parts.append(_crt_strip(info))
+    parts.append(results_html(info))
     parts.append("<h3>Participants</h3>" + participants_html(info))
     if info.odds is not None or info.odds_error:
         parts.append("<h3>Strengths and shifts (engine's odds query)</h3>" + strengths_html(info))
-    parts.append(_crt_strip(info))
-    parts.append(results_html(info))
     if info.events:
         parts.append("<h3>Combat log</h3><ul style='margin-left:-20px'>" + "".join(
             f"<li>{html.escape(e)}</li>" for e in info.events) + "</ul>")
@@ -372,18 +373,18 @@ def combat_html(info: CombatInfo) -> str:
 # ============================================================================ the dialog
 
 
-class CombatDialog(QDialog):
-    """Non-modal: stays beside the map while the combat decisions are answered (by its buttons or on the map)."""
+class CombatPanel(QWidget):
+    """The combat panel, docked beside the map (never over it) while the combat decisions are answered — by its
+    buttons or on the map.  Its decision box (prompt and choices) is at the top, the result under it."""
 
     optionChosen = Signal(object)     # Option
     mapHint = "Highlighted hexes on the map are choices too."
 
     def __init__(self, parent: QWidget | None):
         super().__init__(parent)
-        self.setObjectName("CombatDialog")
+        self.setObjectName("CombatPanel")
         self.setWindowTitle("Combat")
-        self.setModal(False)
-        self.resize(820, 760)
+        self.dock = None                # the QDockWidget holding the panel (MainWindow)
         self.info: CombatInfo | None = None
         self.dismissed_key: object = None
         lay = QVBoxLayout(self)
@@ -402,7 +403,6 @@ class CombatDialog(QDialog):
         self.view = QTextBrowser()
         self.view.setOpenLinks(False)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        split.addWidget(self.view)
         box = QFrame()
         box.setObjectName("CombatDecision")
         box.setStyleSheet("#CombatDecision { background:#f3e8cb; border:1px solid #cdb98a; border-radius:4px; }")
@@ -438,15 +438,16 @@ class CombatDialog(QDialog):
         self.btn_host.setObjectName("CombatButtons")
         self.btn_host.setStyleSheet("#CombatButtons { background: transparent; }")
         bl.addWidget(self.scroll, 1)
-        split.addWidget(box)
-        split.setSizes([600, 150])
-        split.setStretchFactor(0, 4)
-        split.setStretchFactor(1, 1)
+        split.addWidget(box)            # the decision first: its choices are never below the fold
+        split.addWidget(self.view)
+        split.setSizes([170, 600])
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 4)
         lay.addWidget(split, 1)
         bottom = QHBoxLayout()
         bottom.addStretch(1)
-        self.close_btn = QPushButton("Close")
-        self.close_btn.setToolTip("Hide the dialog; the prompt bar keeps the same choices. It reopens at the next combat decision.")
+        self.close_btn = QPushButton("Hide")
+        self.close_btn.setToolTip("Hide the panel; the prompt bar keeps the same choices. It reopens at the next combat.")
         self.close_btn.clicked.connect(self._dismiss)
         bottom.addWidget(self.close_btn)
         lay.addLayout(bottom)
@@ -459,12 +460,15 @@ class CombatDialog(QDialog):
 
     def _dismiss(self) -> None:
         self.dismissed_key = self.combat_key()
-        self.hide()
+        (self.dock or self).hide()
 
     def show_info(self, info: CombatInfo, *, enabled: bool = True) -> None:
         self.info = info
         cur = info.current or {}
-        self.setWindowTitle(f"Combat — {', '.join(cur.get('hexes', [])) or 'declaration'}")
+        where = ", ".join(place(h) for h in cur.get("hexes", []))
+        self.setWindowTitle(f"Combat: attack on {where}" if where else "Combat: declaration")
+        if self.dock is not None:
+            self.dock.setWindowTitle(self.windowTitle())
         sb = self.view.verticalScrollBar().value()
         self.view.setHtml(combat_html(info))
         self.view.verticalScrollBar().setValue(sb)
@@ -523,3 +527,27 @@ def map_hex(o: Option) -> str | None:
     if o.action.kind == "retreat" and isinstance(a.get("to"), str):
         return a["to"]
     return None
+
+
+def place(label: str) -> str:
+    """A hex as a player reads it: "C2331 Tobruk" (the hex number and its place name, if any)."""
+    from app import mapinfo
+
+    town = mapinfo.load().names.get(label)
+    return f"{label} {town}" if town else label
+
+
+class CombatDialog(QDialog):
+    """A window holding a :class:`CombatPanel` (the attack preview of the hex menu; tests)."""
+
+    def __init__(self, parent: QWidget | None):
+        super().__init__(parent)
+        self.setModal(False)
+        self.resize(640, 700)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.panel = CombatPanel(self)
+        lay.addWidget(self.panel)
+
+    def __getattr__(self, name: str):
+        return getattr(self.__dict__.get("panel") or super().__getattribute__("panel"), name)

@@ -13,16 +13,18 @@ from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication, QCheckBox, QDockWidget, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QListWidget,
-    QListWidgetItem, QMainWindow, QMenu, QMessageBox, QPushButton, QScrollArea, QSlider, QSplitter, QStatusBar,
+    QListWidgetItem, QMainWindow, QMenu, QMessageBox, QPushButton, QScrollArea, QSizePolicy, QSlider, QSplitter, QStatusBar,
     QTabWidget, QToolBar,
     QVBoxLayout, QWidget,
 )
 
 from app import counterart, geometry as geo, mapinfo, theme
 from app.cards import CardsPanel
-from app.combat import CombatDialog, CombatInfo, gather as gather_combat, is_combat, map_hex
+from app.combat import CombatDialog, CombatInfo, CombatPanel, gather as gather_combat, is_combat, map_hex, place
 from app.controller import GameController
+from app.interaction import Click, MapInteraction
 from app.dashboard import Dashboard
+from app.flow import ElidedLabel
 from app.dialogs import HotseatCover, NewGameDialog, PasswordsDialog, RulesViewer
 from app.lan import ChatPanel, HostDialog, JoinDialog, PresencePanel
 from app.scan import Calibration, CalibrationDialog, CalibrationError, ScanItem, choose_scan, load_pixmap
@@ -72,9 +74,9 @@ class MainWindow(QMainWindow):
         self.host_session = None             # app.lan.HostSession while hosting
         self.host_dlg: HostDialog | None = None
         self._ctl_links: list = []
-        self.selected_hex: str | None = None
+        self.mi = MapInteraction()          # what a map click means (idle / stack selected / route / target)
+        self.board = _WindowBoard(self)
         self.selected_box: str | None = None
-        self.move_path: list[str] = []
         self._reach: tuple[tuple, dict[str, float], dict[str, list[str]]] | None = None   # (key, MP, paths)
         self._with_paths_ok: bool | None = None     # reachable(..., with_paths=True) accepted by the engine?
         self._routes: dict[tuple, tuple[list[str], float | None] | None] = {}
@@ -169,9 +171,14 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.dock_layers], [210], Qt.Horizontal)
         self.resizeDocks([self.dock_inspector, self.dock_log], [520, 300], Qt.Vertical)
 
-        # ---- combat dialog (non-modal; its buttons are the pending combat decision's options)
-        self.combat_dlg = CombatDialog(self)
+        # ---- combat panel, docked beside the map (its buttons are the pending combat decision's options)
+        self.combat_dlg = CombatPanel(self)
         self.combat_dlg.optionChosen.connect(self.choose_option)
+        self.dock_combat = self._dock("Combat", self.combat_dlg, Qt.RightDockWidgetArea)
+        self.combat_dlg.dock = self.dock_combat
+        self.tabifyDockWidget(self.dock_inspector, self.dock_combat)
+        self.dock_combat.hide()
+        self._combat_seen: CombatInfo | None = None     # the last combat shown (its outcome is reported when it ends)
 
         # ---- cover (hotseat)
         self.cover = HotseatCover(self, self.settings)
@@ -179,8 +186,11 @@ class MainWindow(QMainWindow):
 
         # ---- status bar
         self.status = QStatusBar()
-        self.hover_label = QLabel("")
-        self.file_label = QLabel("")
+        # elided, never wider than the window: a long route in the status bar must not widen it (issue 19)
+        self.hover_label = ElidedLabel("", min_chars=20)
+        self.hover_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+        self.file_label = ElidedLabel("", min_chars=12)
+        self.file_label.setMaximumWidth(420)
         self.file_label.setStyleSheet("color:#6b5a3a")
         self.status.addWidget(self.hover_label, 1)
         self.status.addPermanentWidget(self.file_label)
@@ -191,7 +201,11 @@ class MainWindow(QMainWindow):
         self._build_menus()
 
         # ---- signals
-        self.view.hexClicked.connect(self.hex_clicked)
+        self.view.hexClicked.connect(
+            lambda lab, b: self.hex_clicked(lab, b, bool(QApplication.keyboardModifiers() & Qt.ShiftModifier)))
+        self.view.drag_source = self._drag_source
+        self.view.hexDragStarted.connect(self._drag_started)
+        self.view.hexDragged.connect(self.drag_move)
         self.view.hexHovered.connect(self._hovered)
         self._connect_controller(self.ctl)
 
@@ -224,7 +238,7 @@ class MainWindow(QMainWindow):
         self._routes = {}
         self.selected_hex = None
         self.selected_box = None
-        self.combat_dlg.hide()
+        self.dock_combat.hide()
         self.cover.hide()
         self._update_lan_actions()
         self.refresh()
@@ -948,7 +962,7 @@ class MainWindow(QMainWindow):
             self._refused(getattr(exc, "reason", str(exc)), getattr(exc, "rule", ""))
             return None
         dlg = CombatDialog(self)
-        dlg.setWindowTitle(f"Odds preview — attack on {target}")
+        dlg.setWindowTitle(f"Odds preview: {self.board.units_text(units)} attacking {place(target)}")
         dlg.show_info(CombatInfo(current={"attackers": units, "hexes": [target], "form": data.get("form", "regular")},
                                  odds=data, units={u: (st.units[u].loc, st.units[u].steps, st.units[u].disrupted)
                                                    for u in set(units) | set(data.get("defenders", [])) if u in st.units}),
@@ -960,38 +974,91 @@ class MainWindow(QMainWindow):
     def choose_option(self, o: Option) -> None:
         self.ctl.act(o.action)
 
-    def hex_clicked(self, label: str, button) -> None:
-        if button == Qt.RightButton:
-            self._hex_menu(label)
-            return
-        if self.orders.picking():
-            self.orders.hex_picked(label)       # an order form asked for a hex: the click answers it
-            return
+    # ---------------------------------------------------------------- map clicks (app.interaction decides)
+    @property
+    def selected_hex(self) -> str | None:
+        return self.mi.selected
+
+    @selected_hex.setter
+    def selected_hex(self, label: str | None) -> None:
+        self.mi.select(label)
+
+    @property
+    def move_path(self) -> list[str]:
+        return self.mi.path
+
+    @move_path.setter
+    def move_path(self, path: list[str]) -> None:
+        self.mi.path = list(path)
+
+    def click_meaning(self, label: str, button=Qt.LeftButton, shift: bool = False) -> Click:
+        """What a click on ``label`` would do now (shown in the status bar before the click)."""
+        return self.mi.meaning(self.board, label, "right" if button == Qt.RightButton else "left", shift)
+
+    def hex_clicked(self, label: str, button=Qt.LeftButton, shift: bool = False) -> None:
+        """A click on the map: :class:`app.interaction.MapInteraction` decides its meaning; this does it."""
+        c = self.click_meaning(label, button, shift)
         d = self.ctl.pending()
-        if d is not None and not self.ctl.replaying:
-            targets = self._map_options(d).get(label, [])
-            if len(targets) == 1:
-                self.ctl.act(targets[0].action)
-                return
-            if len(targets) > 1:
-                menu = QMenu(self)
-                for o in targets:
-                    menu.addAction(o.label, lambda o=o: self.ctl.act(o.action))
-                menu.exec(self.view.mapToGlobal(self.view.mapFromScene(geo.rec_of(label).x, geo.rec_of(label).y)))
-                return
-            if "move" in d.free_kinds and self.selected_hex and label != self.selected_hex:
-                route = self.route_to(label)
-                if route is not None and not self.move_path:
-                    self._send_move(d, route[0], label)
-                    return
-                if self._move_click(d, label):
-                    return
-        self.selected_box = None
+        if c.kind == "menu":
+            self._hex_menu(label)
+        elif c.kind == "pick":
+            self.orders.hex_picked(label)       # an order form asked for a hex: the click answers it
+        elif c.kind == "option":
+            self.ctl.act(c.options[0].action)
+        elif c.kind == "options":
+            self.mi.choosing(label)
+            menu = QMenu(self)
+            for o in c.options:
+                menu.addAction(o.label, lambda o=o: self.ctl.act(o.action))
+            rec = geo.rec_of(label)
+            menu.exec(self.view.mapToGlobal(self.view.mapFromScene(rec.x, rec.y)))
+            self.mi.choosing(None)
+        elif c.kind in ("move", "send_path"):
+            self._send_move(d, list(c.path), label)
+        elif c.kind == "path":
+            self._extend_path(label)
+        else:
+            self.select_hex(label)
+        if self._hover == label:
+            self._hovered(label)
+
+    def _drag_source(self, label: str) -> bool:
+        """A press on a stack of the moving side with units still to move picks it up (drag-to-move)."""
+        if not self.board.moving():
+            return False
+        done = moved_units(self.ctl.state())
+        return any(u not in done for u in self.board.friendly(label))
+
+    def _drag_started(self, label: str) -> None:
         if label != self.selected_hex:
+            self.select_hex(label)
+
+    def drag_move(self, frm: str, to: str) -> bool:
+        """Drag-to-move: the stack picked up in ``frm`` dropped on ``to`` moves along the engine's route (as a
+        Shift+click would, even onto a friendly stack); no route: nothing is sent and the status bar says why."""
+        if frm != self.selected_hex:
+            self.select_hex(frm)
+        c = self.click_meaning(to, shift=True)
+        if c.kind == "move":
+            return self._send_move(self.ctl.pending(), list(c.path), to)
+        self.status.showMessage(f"{self.board.units_text(self._movers(self.ctl.pending())) or 'The stack'} cannot "
+                                f"reach {to} this phase: no legal route (13.0)", 8000)
+        self.scene.routes.set_routes([])
+        return False
+
+    def select_hex(self, label: str | None) -> None:
+        """Select a hex (never an action): the inspector, orders panel, reachable hexes and odds follow it."""
+        self.selected_box = None
+        self.mi.select(label)
+        if not self.mi.path:
             self._clear_path()
-        self.selected_hex = label
-        self.scene.select_hex(label)
-        self._inspect_hex(label)
+        self._refresh_selection()
+
+    def _refresh_selection(self) -> None:
+        d = self.ctl.pending()
+        self.scene.select_hex(self.selected_hex)
+        if self.selected_hex:
+            self._inspect_hex(self.selected_hex)
         self._show_orders(d)
         self._update_overlay()
         self._update_targets(d)
@@ -1008,46 +1075,41 @@ class MainWindow(QMainWindow):
         self._clear_path()
         self._update_moves(self.ctl.pending())
 
-    def _move_click(self, d: Decision, label: str) -> bool:
+    def _extend_path(self, label: str) -> None:
         """Build a move path hex by hex (each click an adjacent hex); clicking its last hex again sends it.
 
         The engine validates the whole path (13.0) and refuses it with the rule if it is illegal.
         """
-        path = self.move_path or [self.selected_hex]
-        if label == path[-1] and len(path) > 1:
-            self._send_move(d, path[1:], label)
-            return True
-        rec_end, rec = geo.rec_of(path[-1]), geo.rec_of(label)
-        if rec_end is None or rec is None or rec_end.hex.distance(rec.hex) != 1:
-            return False
-        st = self.ctl.state()
-        if not any(st.units[u].side == d.side for u in self._stack_units(self.selected_hex)):
-            return False
-        self.move_path = path + [label]
+        self.mi.extend(label)
+        self.scene.routes.set_routes([])
         self.scene.path.set_cells({lab: (str(i), "#ffd966") for i, lab in enumerate(self.move_path) if i})
         self.status.showMessage(f"Move path: {' → '.join(self.move_path)} — click {label} again to move, Esc to cancel", 10000)
-        return True
 
     def _send_move(self, d: Decision, path: list[str], label: str) -> bool:
         """One ``move {units, path, ...options}`` action for the checked units of the selected stack (13.0):
-        the order panel's road march, forced march, night, truck lift and map exit go with it."""
+        the order panel's road march, forced march, night, truck lift and map exit go with it.  Afterwards the
+        moved stack stays selected in its new hex and every panel and overlay follows it (issue 19)."""
         units = self._movers(d)
         if not units:
-            self._refused(f"No unit of the stack in {self.selected_hex} is checked to move", "13.1")
+            self._refused(f"No unit of the stack in {self.selected_hex} can move now: "
+                          + ("each has moved this phase" if self._stack_units(self.selected_hex, side=d.side) else
+                             "none is checked"), "13.1")
             return False
         path = [h for h in path if h != self.selected_hex] if path and path[0] == self.selected_hex else list(path)
         ok = self.ctl.act(Action(kind="move", side=d.side, args={"units": units, "path": path, **self.orders.move_args()}))
         self._clear_path()
         if ok:
             self.orders.moved()
-            self.selected_hex = label
-            self.scene.select_hex(label)
-            self._inspect_hex(label)
-            self._update_moves(self.ctl.pending())
+            st = self.ctl.state()
+            rec = geo.rec_of(st.units[units[0]].loc) if units[0] in st.units else None
+            self.mi.moved_to(rec.label if rec is not None else label)
+            self._reach = None
+            self._routes = {}
+            self._refresh_selection()
         return ok
 
     def _clear_path(self) -> None:
-        self.move_path = []
+        self.mi.clear_path()
         self.scene.path.set_cells({})
         self.scene.routes.set_routes([])
 
@@ -1056,7 +1118,8 @@ class MainWindow(QMainWindow):
         """The selected stack's units that the pending movement decision lets their side move."""
         if d is None or self.ctl.replaying or "move" not in d.free_kinds or not self.selected_hex or not self.ctl.can_act(d):
             return []
-        units = self._stack_units(self.selected_hex, side=d.side)
+        done = moved_units(self.ctl.state())
+        units = [u for u in self._stack_units(self.selected_hex, side=d.side) if u not in done]
         if self.orders.where == self.selected_hex and self.orders.checks:
             return [u for u in units if u in set(self.orders.checked_units())]     # a split stack (13.1)
         return units
@@ -1143,6 +1206,21 @@ class MainWindow(QMainWindow):
             return None
         return path, float(cost) if isinstance(cost, (int, float)) else self.reach()[0].get(label)
 
+    def _stacking_warning(self, label: str) -> str:
+        """Before a move: the destination's stacking points with the movers, when over its limit (10.2, 10.3)."""
+        st = self.ctl.state()
+        movers = self._movers(self.ctl.pending())
+        if st is None or not movers:
+            return ""
+        try:
+            pts, lim = stacking_at(st, label, movers)
+        except (KeyError, ValueError):
+            return ""
+        if pts <= lim:
+            return ""
+        return (f"{label} would hold {pts} stacking points, over its limit of {lim} (10.2): all its units are "
+                "disrupted at the end of the phase unless some move on (10.3)")
+
     def _update_moves(self, d: Decision | None) -> None:
         """Reachable hexes with their MP for the selected stack during a movement decision (engine query)."""
         mp, _paths = self.reach() if self._movers(d) else ({}, {})
@@ -1164,7 +1242,9 @@ class MainWindow(QMainWindow):
         if route is not None:
             path = route[0] if route[0][:1] == [self.selected_hex] else [self.selected_hex] + route[0]
             cost = route[1] if route[1] is not None else mp[label]
-            self.scene.routes.set_routes([(path, "#ffd966", f"{cost:g} MP")])
+            over = self._stacking_warning(label)
+            self.scene.routes.set_routes([(path, "#e69138" if over else "#ffd966",
+                                           f"{cost:g} MP" + (" ⚠ overstacked (10.2)" if over else ""))])
             return f"{'overrun' if enemy else 'move'}: {' → '.join(path)}, {cost:g} MP — click to move"
         if enemy:
             self.scene.routes.set_routes([])
@@ -1173,10 +1253,15 @@ class MainWindow(QMainWindow):
 
     # ---------------------------------------------------------------- combat dialog
     def _update_combat(self, d: Decision | None) -> None:
-        """Show the combat dialog while a combat decision is pending; draw declared attacks and retreats."""
+        """Show the docked combat panel while a combat decision is pending; draw declared attacks and retreats.
+
+        When the combat procedures end (the last combat resolved, or "No attacks") the panel closes and the status
+        bar reports the last combat's outcome (issue 19): nothing of it stays into the next phase."""
         routes: list[tuple[list[str], str, str]] = []
         if is_combat(d):
             info = gather_combat(self.ctl)
+            new_combat = self._combat_seen is None or self._combat_seen.current != info.current
+            self._combat_seen = info
             self.combat_dlg.show_info(info, enabled=not self.ctl.replaying and self.ctl.can_act(d))
             st = self.ctl.state()
             for k, c in enumerate(info.declared):
@@ -1194,19 +1279,40 @@ class MainWindow(QMainWindow):
             if d.kind == "combat_retreat" and d.context.get("path"):
                 routes.append((list(d.context["path"]), "#6fa8dc", f"{d.context.get('min', 0)}-{d.context.get('max', 0)} hexes"))
             if self.combat_dlg.dismissed_key != self.combat_dlg.combat_key() and not self.cover.isVisible():
-                if not self.combat_dlg.isVisible():
-                    self._place_combat_dialog()
-                    self.combat_dlg.show()
-        elif self.combat_dlg.isVisible() and self.combat_dlg.info is not None and self.combat_dlg.info.decision is not None:
-            # the combat just ended: show the engine's outcome, no more choices
-            last = self.combat_dlg.info
-            self.combat_dlg.show_info(CombatInfo(decision=d, declared=last.declared, frame=last.frame, current=last.current,
-                                                 odds=last.odds, declared_odds=last.declared_odds,
-                                                 events=gather_combat(self.ctl).events or last.events, units=last.units,
-                                                 outcome=self._outcome_of(last) or {"defender_cleared": False}),
-                                      enabled=False)
+                if not self.dock_combat.isVisible():
+                    self.dock_combat.show()
+                    self._raise_dock(self.dock_combat)
+            if new_combat and (info.current or {}).get("hexes") and not self.ctl.replaying:
+                self._keep_in_view((info.current or {}).get("hexes", []) + [
+                    geo.rec_of(st.units[u].loc).label for u in (info.current or {}).get("attackers", [])
+                    if u in st.units and geo.rec_of(st.units[u].loc) is not None])
+        elif self._combat_seen is not None:
+            last = self._combat_seen
+            self._combat_seen = None
+            outcome = (self._outcome_of(last) or last.outcome) if last.current else None
+            if outcome is None and last.frame and last.current:
+                self.status.showMessage(f"Combat at {', '.join(place(h) for h in last.current.get('hexes', []))} "
+                                        "resolved — the game log has every step", 15000)
+            if outcome is not None:
+                where = ", ".join(place(h) for h in last.current.get("hexes", []))
+                self.status.showMessage(f"Combat at {where} over: the defender "
+                                        f"{'cleared the hex' if outcome.get('defender_cleared') else 'holds'} "
+                                        f"(attacker lost {outcome.get('attacker_losses', 0)}, defender "
+                                        f"{outcome.get('defender_losses', 0)} step(s)) — the game log has every step", 15000)
+            self.dock_combat.hide()
+            self.combat_dlg.dismissed_key = None
         if not self.move_path and not self._movers(d):
             self.scene.routes.set_routes(routes)
+
+    def _keep_in_view(self, hexes: list[str]) -> None:
+        """Centre the map on ``hexes`` when one of them is out of view (the docked combat panel never hides them)."""
+        recs = [geo.rec_of(h) for h in hexes if geo.rec_of(h) is not None]
+        if not recs:
+            return
+        vis = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+        if all(vis.contains(r.x, r.y) for r in recs):
+            return
+        self.view.centerOn(sum(r.x for r in recs) / len(recs), sum(r.y for r in recs) / len(recs))
 
     def _outcome_of(self, last: CombatInfo) -> dict | None:
         st = self.ctl.state()
@@ -1218,12 +1324,6 @@ class MainWindow(QMainWindow):
                         return dict(c["outcome"])
         # the phase is over: the engine's outcome is in its last resolve frame's data no more; rebuild from the log
         return None
-
-    def _place_combat_dialog(self) -> None:
-        g = self.geometry()
-        w, h = self.combat_dlg.width(), self.combat_dlg.height()
-        self.combat_dlg.move(g.right() - w - 24, g.top() + 120)
-        self.combat_dlg.resize(w, min(h, max(500, g.height() - 160)))
 
     def keyPressEvent(self, event) -> None:  # noqa: N802
         if event.key() == Qt.Key_Escape and self.orders.picking():
@@ -1252,6 +1352,16 @@ class MainWindow(QMainWindow):
                 bits.append(info.terrain[label].replace("_", " "))
             if st.control.get(label):
                 bits.append(f"controlled by {st.control[label]}")
+            try:
+                pts, lim = stacking_at(st, label)
+                bits.append(f"stacking {pts} of {lim} points (10.2)" + (" — OVERSTACKED: disrupted at phase end (10.3)"
+                                                                         if pts > lim else ""))
+            except (KeyError, ValueError):
+                pass
+        done = moved_units(st)
+        moved = [u.id for u in units if u.id in done]
+        if moved:
+            bits.append("moved this phase: " + self.board.units_text(moved))
         self.inspector.show_units(f"Hex {label}", units, " · ".join(bits) or ("no units" if not units else ""))
         self._raise_dock(self.dock_inspector)
 
@@ -1268,7 +1378,7 @@ class MainWindow(QMainWindow):
 
     def _hex_menu(self, label: str) -> None:
         menu = QMenu(self)
-        menu.addAction(f"Inspect {label}", lambda: self.hex_clicked(label, Qt.LeftButton))
+        menu.addAction(f"Inspect {label}", lambda: self.select_hex(label))      # never an action (issue 19)
         menu.addAction("Centre the map here", lambda: self.view.centre_on_hex(label))
         menu.addAction("Copy hex number", lambda: QGuiApplication.clipboard().setText(label))
         if self.selected_hex and self.selected_hex != label and "odds" in self.ctl.query_names():
@@ -1302,7 +1412,7 @@ class MainWindow(QMainWindow):
         d = self.ctl.pending()
         ph = sequence.phase(st.phase)
         detail = f"GT {st.gt} · {ph.title}" + (f"\n{d.prompt}" if d else "")
-        self.combat_dlg.hide()     # the other player must not see it either
+        self.dock_combat.hide()    # the other player must not see it either
         self._beep()
         self.cover.present(side, detail)
 
@@ -1333,6 +1443,7 @@ class MainWindow(QMainWindow):
         self.minimap.raise_()
 
     def _hovered(self, label: str) -> None:
+        """The status bar under the mouse: the hex, and what a click there would do (app.interaction)."""
         self._hover = label
         if not label:
             self.hover_label.setText("")
@@ -1340,7 +1451,7 @@ class MainWindow(QMainWindow):
         st = self.ctl.state()
         rec = geo.rec_of(label)
         info = mapinfo.load()
-        parts = [f"<b>{label}</b>"]
+        parts = [label]
         if rec and len(rec.hex.labels) > 1:
             parts.append("(" + " = ".join(rec.hex.labels) + ")")
         if info.names.get(label):
@@ -1351,12 +1462,13 @@ class MainWindow(QMainWindow):
             n = sum(1 for u in st.units.values() if u.loc == label)
             if n:
                 parts.append(f"{n} unit{'s' if n > 1 else ''}")
-        if label in self.scene.targets.cells:
-            parts.append("<span style='color:#8a6500'>legal target — click to choose</span>")
-        mv = self._preview_move(label)
-        if mv:
-            parts.append(f"<span style='color:#3e7f41'>{mv}</span>")
-        self.hover_label.setText(" · ".join(parts))
+        self._preview_move(label)
+        c = self.click_meaning(label)
+        text = " · ".join(parts) + " — " + c.text
+        warn = self._stacking_warning(label) if c.kind in ("move", "send_path") else ""
+        if warn:
+            text += " · ⚠ " + warn
+        self.hover_label.setText(text)
 
     def set_layer(self, key: str, on: bool) -> None:
         self.settings.layers[key] = on
@@ -1401,7 +1513,7 @@ class MainWindow(QMainWindow):
         if self.view.centre_on_hex(text, zoom=max(self.view.scale_factor(), 0.8)):
             rec = geo.rec_of(text)
             self.tabs.setCurrentIndex(0)
-            self.hex_clicked(rec.label, Qt.LeftButton) if not self.scene.targets.cells.get(rec.label) else None
+            self.select_hex(rec.label)          # a jump selects, never plays
             self.status.showMessage(f"Centred on {rec.label}", 3000)
         else:
             self.status.showMessage(f"{text!r} is not a hex of the game (a hex number is MRRCC, e.g. C2331; 2.2.2)", 6000)
@@ -1520,6 +1632,68 @@ class MainWindow(QMainWindow):
             self.host_session = None
         self.local_ctl.close()
         super().closeEvent(event)
+
+
+def moved_units(st) -> set[str]:
+    """The units that have finished moving in the current Movement or Reaction Phase (13.1): the engine's
+    movement frame lists them (``moved``, less those it lets continue).  Read-only: the engine refuses any move
+    of them itself; the app only stops offering them."""
+    if st is None:
+        return set()
+    for f in reversed(st.stack):
+        if f.proc in ("movement", "reaction"):
+            return set(f.data.get("moved", {})) - set(f.data.get("continue", []))
+    return set()
+
+
+def stacking_at(st, label: str, extra: list[str] = ()) -> tuple[int, int]:
+    """(stacking points, limit) of hex ``label`` with the units ``extra`` added (10.1, 10.2), from the engine's own
+    stacking functions."""
+    from core.rules import stacking, tec
+
+    ids = {u.id for u in st.units.values() if geo.rec_of(u.loc) is not None and geo.rec_of(u.loc).label == label}
+    ids |= set(extra)
+    pts = sum(stacking.stacking_points(st.units[i]) for i in ids if i in st.units)
+    return pts, stacking.limit(tec.map_for(st), label)
+
+
+class _WindowBoard:
+    """The window's answers to :class:`app.interaction.Board` (from the engine's decision and queries)."""
+
+    def __init__(self, w: "MainWindow"):
+        self.w = w
+
+    def picking(self) -> bool:
+        return self.w.orders.picking()
+
+    def targets(self, label: str) -> list[Option]:
+        return self.w._map_options(self.w.ctl.pending()).get(label, [])
+
+    def moving(self) -> bool:
+        d = self.w.ctl.pending()
+        return d is not None and "move" in d.free_kinds and not self.w.ctl.replaying and self.w.ctl.can_act(d)
+
+    def friendly(self, label: str) -> list[str]:
+        side = self.w._acting_side()
+        return self.w._stack_units(label, side=side) if side else []
+
+    def movers(self) -> list[str]:
+        return self.w._movers(self.w.ctl.pending())
+
+    def route(self, label: str):
+        return self.w.route_to(label)
+
+    def adjacent(self, a: str | None, b: str) -> bool:
+        ra, rb = geo.rec_of(a) if a else None, geo.rec_of(b)
+        return ra is not None and rb is not None and ra.hex.distance(rb.hex) == 1
+
+    def name(self, label: str) -> str:
+        town = mapinfo.load().names.get(label)
+        return f"{label} {town}" if town else label
+
+    def units_text(self, ids: list[str]) -> str:
+        names = [counterart.lookup(u).name if counterart.lookup(u) and counterart.lookup(u).name else u for u in ids]
+        return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
 TARGET_ARGS = ("hex", "to", "box")

@@ -913,6 +913,8 @@ class MapScene(QGraphicsScene):
 class MapView(QGraphicsView):
     hexClicked = Signal(str, object)    # label, Qt.MouseButton
     hexHovered = Signal(str)
+    hexDragStarted = Signal(str)        # a stack picked up (drag-to-move): its hex
+    hexDragged = Signal(str, str)       # a stack dragged from one hex and dropped on another
     zoomChanged = Signal(float)
 
     MIN_SCALE, MAX_SCALE = 0.06, 3.0
@@ -938,6 +940,9 @@ class MapView(QGraphicsView):
         self._settle.setInterval(180)
         self._settle.timeout.connect(self._zoom_settled)
         self.drop_handler = None             # (unit, hex) -> bool: a counter dropped from the off-map display
+        self.drag_source = lambda label: False   # hex -> whether a press there picks up a stack (drag-to-move)
+        self._drag_from: str | None = None
+        self._dragging = False
         self.setAcceptDrops(True)
         self.viewport().setAcceptDrops(True)
 
@@ -1001,14 +1006,32 @@ class MapView(QGraphicsView):
 
     def mousePressEvent(self, event) -> None:  # noqa: N802
         self._press = event.position()
+        rec = geo.hex_at(self.mapToScene(event.position().toPoint()))
         if event.button() == Qt.RightButton:
-            rec = geo.hex_at(self.mapToScene(event.position().toPoint()))
             if rec is not None:
                 self.hexClicked.emit(rec.label, Qt.RightButton)
+            return
+        if event.button() == Qt.LeftButton and rec is not None and self.drag_source(rec.label):
+            # a stack that can move: a press picks it up (drag-to-move) instead of panning the map
+            self._drag_from, self._dragging = rec.label, False
+            event.accept()
             return
         super().mousePressEvent(event)
 
     def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        if self._drag_from is not None and event.button() == Qt.LeftButton:
+            frm, dragging = self._drag_from, self._dragging
+            self._drag_from, self._dragging = None, False
+            self.viewport().unsetCursor()
+            rec = geo.hex_at(self.mapToScene(event.position().toPoint()))
+            self._press = None
+            if rec is None:
+                return
+            if dragging and rec.label != frm:
+                self.hexDragged.emit(frm, rec.label)
+            else:
+                self.hexClicked.emit(rec.label, Qt.LeftButton)
+            return
         super().mouseReleaseEvent(event)
         if event.button() == Qt.LeftButton and self._press is not None:
             moved = (event.position() - self._press).manhattanLength()
@@ -1019,6 +1042,11 @@ class MapView(QGraphicsView):
         self._press = None
 
     def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        if self._drag_from is not None and self._press is not None and not self._dragging \
+                and (event.position() - self._press).manhattanLength() >= 6:
+            self._dragging = True
+            self.viewport().setCursor(Qt.ClosedHandCursor)
+            self.hexDragStarted.emit(self._drag_from)
         super().mouseMoveEvent(event)
         rec = geo.hex_at(self.mapToScene(event.position().toPoint()))
         lab = rec.label if rec else ""

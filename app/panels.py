@@ -367,6 +367,8 @@ class LogPanel(QWidget):
         lay.addWidget(self.slider)
         self.position = QLabel("")
         self.position.setObjectName("ReplayBanner")
+        self.position.setWordWrap(True)                  # wraps: never widens the dock (issue 19)
+        self.position.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         self.position.hide()
         lay.addWidget(self.position)
         self.tree = QTreeWidget()

@@ -18,7 +18,7 @@ import pytest  # noqa: E402
 pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import Qt  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QApplication, QLabel  # noqa: E402
 
 from app import geometry as geo  # noqa: E402
 from tests.app_kit import click_hex, pass_cover, to_movement  # noqa: E402
@@ -363,7 +363,7 @@ def test_cards_header_and_offmap_box_titles(qtbot, win, dirs):
     assert w.ctl.state().cards
     w.tabs.setCurrentIndex(2)
     QApplication.processEvents()
-    texts = [lab.text() for lab in w.cards.findChildren(type(w.hover_label))]
+    texts = [lab.text() for lab in w.cards.findChildren(QLabel)]
     assert not any("does not track" in t for t in texts)
     assert any("status from the game state" in t for t in texts)
     w.tabs.setCurrentIndex(1)
