@@ -51,6 +51,16 @@ class Heading:
         return f"GT {self.gt} ({calendar.month_of(self.gt)}) · {sequence.phase(self.phase).title}"
 
 
+def nothing_to_decide(d: Decision) -> bool:
+    """A step with nothing to decide: no free-form action and either one option only (a "Done", a die roll the
+    rules call for), or — for a step either side answers — only each side's plain "done"."""
+    if d.free_kinds or not d.options:
+        return False
+    if len(d.options) == 1:
+        return True
+    return d.side not in (AXIS, ALLIED) and all(o.action.kind == "done" and not o.action.args for o in d.options)
+
+
 class GameController(QObject):
     changed = Signal()              # the shown state or decision changed
     loaded = Signal()               # a game was opened or created
@@ -65,6 +75,8 @@ class GameController(QObject):
         self.path: Path | None = None
         self.seat: str | None = None          # hotseat: the side now at the keyboard
         self.hotseat = True
+        self.auto_pass = True                 # hotseat: steps with nothing to decide pass without a click
+        self.passed: list[tuple[str, str]] = []   # (side, option label) of the steps passed that way
         self.replay_index: int | None = None  # None: live; n: the state after the first n actions
         self._base = 0                        # the first log index replay can show (a LAN replica starts at a snapshot)
         self._initial: bytes | None = None    # the encoded state after the first ``_base`` actions
@@ -78,7 +90,7 @@ class GameController(QObject):
     # ------------------------------------------------------------------ files
     def new_game(self, path: Path | str, scenario: str, seed: int = 1, overwrite: bool = False) -> None:
         game = Game.new(path, scenario, seed, overwrite=overwrite)
-        self._install(game, Path(path))
+        self._install(game, Path(path), pass_steps=True)
 
     def open_game(self, path: Path | str, read_only: bool = False) -> None:
         """Open ``path`` to play it, or ``read_only`` to watch it while another program plays it (issue 14)."""
@@ -87,11 +99,14 @@ class GameController(QObject):
         if read_only:
             self._watch.start()
 
-    def _install(self, game: Game, path: Path) -> None:
+    def _install(self, game: Game, path: Path, pass_steps: bool = False) -> None:
         self._watch.stop()
         if self.game is not None:
             self.game.close()
         self.game = game
+        self.passed = []
+        if pass_steps:
+            self._pass_empty_steps()
         self.path = path
         self.replay_index = None
         self._base = 0
@@ -153,10 +168,35 @@ class GameController(QObject):
         return True
 
     def _after_change(self) -> None:
+        self._pass_empty_steps()
         self.changed.emit()
         d = self.pending()
         if d is not None and self.hotseat and d.side in (AXIS, ALLIED) and self.seat is not None and d.side != self.seat:
             self.handover.emit(d.side)
+
+    def _pass_empty_steps(self) -> None:
+        """Hand-over skipping (issue 19): a step where a side has nothing to decide (:func:`nothing_to_decide`) is
+        answered here with its only answer — an ordinary logged action, the same the player's click would send, so
+        saved logs and replays are unchanged — and needs no hand-over.  Off with the ``auto_pass`` setting."""
+        if not (self.auto_pass and self.hotseat) or self.remote_mode or self.game is None or self.game.read_only:
+            return
+        start = len(self.passed)
+        for _ in range(200):
+            d = self.game.engine.pending()
+            if d is None or not nothing_to_decide(d):
+                break
+            o = d.options[0]
+            try:
+                entry = self.game.act(o.action)
+            except (GameOver, IllegalAction) as exc:   # refused: show it and let the player act
+                self.refused.emit(exc.reason, exc.rule)
+                return
+            self.passed.append((d.side, o.label))
+            self.acted.emit(entry)
+        done = self.passed[start:]
+        if done:
+            self.notice.emit(f"{len(done)} step(s) with nothing to decide passed without a click (see the log): "
+                             + "; ".join(f"{side}: {label}" for side, label in done[-4:]))
 
     def take_seat(self, side: str) -> None:
         self.seat = side
@@ -171,10 +211,16 @@ class GameController(QObject):
         return d is not None
 
     def undo_side(self) -> str | None:
-        """The side whose last action can be taken back now (R-UNDO), preferring the seated side."""
+        """The side whose last action can be taken back now (R-UNDO).
+
+        At a hotseat table each player undoes only his own actions: the seated side, or nobody (issue 19) — the
+        Allied player never takes back the Axis's last action.  With the hotseat cover off (one person plays both
+        sides) either side's last action can be taken back, the seated side's first."""
         eng = self.engine
         if eng is None or self.replay_index is not None:
             return None
+        if self.hotseat and self.seat in (AXIS, ALLIED):
+            return self.seat if eng.can_undo(self.seat) else None
         order = [self.seat] if self.seat in (AXIS, ALLIED) else []
         order += [s for s in (AXIS, ALLIED) if s not in order]
         for s in order:
@@ -183,7 +229,12 @@ class GameController(QObject):
         return None
 
     def undo(self) -> bool:
-        side = self.undo_side() or self.seat or AXIS
+        side = self.undo_side()
+        if side is None:
+            who = f"the {self.seat} player" if self.hotseat and self.seat in (AXIS, ALLIED) else "either side"
+            self.refused.emit(f"Nothing to undo for {who}: each player takes back only his own actions, back to the "
+                              "last die roll or the other side's action", "R-UNDO")
+            return False
         return self.act(Action(kind="undo", side=side))
 
     # ------------------------------------------------------------------ what is shown

@@ -70,6 +70,7 @@ class MainWindow(QMainWindow):
         self.settings = settings or Settings.load()
         self.ctl = controller or GameController(self)
         self.ctl.hotseat = self.settings.hotseat
+        self.ctl.auto_pass = self.settings.auto_pass
         self.local_ctl = self.ctl            # the hotseat controller (on the file) while a LAN game is shown
         self.host_session = None             # app.lan.HostSession while hosting
         self.host_dlg: HostDialog | None = None
@@ -636,6 +637,10 @@ class MainWindow(QMainWindow):
         self.a_sound = self._act("&Sound", self._toggle_sound, None,
                                  "A short system beep at hot-seat hand-overs and refusals (QtMultimedia is not in PySide6-Essentials)", True)
         self.a_sound.setChecked(self.settings.sound)
+        self.a_auto_pass = self._act("&Pass steps with nothing to decide", self._toggle_auto_pass, None,
+                                     "Hotseat: a step with one possible answer (a Done, a die roll) is answered at once "
+                                     "and logged, without a hand-over", True)
+        self.a_auto_pass.setChecked(self.settings.auto_pass)
         for i, key in enumerate(("F2", "F3", "F4", "F5")):
             self._act(f"Show tab {i + 1}", lambda _=False, i=i: self.tabs.setCurrentIndex(i), key)
 
@@ -715,6 +720,7 @@ class MainWindow(QMainWindow):
         st = mb.addMenu("&Settings")
         st.addAction(self.a_rules_file)
         st.addAction(self.a_hotseat)
+        st.addAction(self.a_auto_pass)
         st.addAction(self.a_sound)
         h = mb.addMenu("&Help")
         h.addAction(self.a_rule)
@@ -1011,7 +1017,7 @@ class MainWindow(QMainWindow):
             for o in c.options:
                 menu.addAction(o.label, lambda o=o: self.ctl.act(o.action))
             rec = geo.rec_of(label)
-            menu.exec(self.view.mapToGlobal(self.view.mapFromScene(rec.x, rec.y)))
+            self.exec_menu(menu, self.view.mapToGlobal(self.view.mapFromScene(rec.x, rec.y)))
             self.mi.choosing(None)
         elif c.kind in ("move", "send_path"):
             self._send_move(d, list(c.path), label)
@@ -1377,13 +1383,22 @@ class MainWindow(QMainWindow):
         self._show_orders(self.ctl.pending())
 
     def _hex_menu(self, label: str) -> None:
+        self.exec_menu(self.hex_menu(label))
+
+    def exec_menu(self, menu: QMenu, pos=None) -> None:
+        """Open a popup menu at the mouse (tests replace this: a real popup blocks the offscreen platform)."""
+        menu.exec(pos if pos is not None else self.cursor().pos())
+
+    def hex_menu(self, label: str) -> QMenu:
+        """The right-click menu of a hex: inspecting, centring, copying and the odds preview — none of them ever
+        sends an action to the engine (issue 19)."""
         menu = QMenu(self)
         menu.addAction(f"Inspect {label}", lambda: self.select_hex(label))      # never an action (issue 19)
         menu.addAction("Centre the map here", lambda: self.view.centre_on_hex(label))
         menu.addAction("Copy hex number", lambda: QGuiApplication.clipboard().setText(label))
         if self.selected_hex and self.selected_hex != label and "odds" in self.ctl.query_names():
             menu.addAction(f"Preview an attack from {self.selected_hex} on {label}…", lambda: self.preview_attack(label))
-        menu.exec(self.cursor().pos())
+        return menu
 
     def undo(self) -> None:
         self.ctl.undo()
@@ -1393,6 +1408,11 @@ class MainWindow(QMainWindow):
 
     def _toggle_sound(self, on: bool) -> None:
         self.settings.sound = bool(on)
+        self._save_settings()
+
+    def _toggle_auto_pass(self, on: bool) -> None:
+        self.settings.auto_pass = bool(on)
+        self.local_ctl.auto_pass = bool(on)
         self._save_settings()
 
     def _beep(self) -> bool:

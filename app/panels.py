@@ -286,12 +286,14 @@ class StackInspector(QScrollArea):
             h.addWidget(CounterChip(u))
             c = counterart.lookup(u.id)
             face = counterart.face_of(u)
-            lines = [f"<b>{face.title()}</b> <span style='color:#8a7a5a'>{u.id}</span>"]
+            lines = [f"<b>{face.title()}</b>"]
             if c is not None:
                 nat = theme.nation(c.nationality, c.side).name
                 lines.append(f"{nat} · {counterart.unit_type(c).replace('_', ' ')} · {c.move_class or c.kind}")
-                if c.kind not in ("supply", "marker"):
-                    lines.append(f"CF <b>{c.cf}</b> · Morale <b>{c.morale}</b> · MA <b>{c.ma}</b>")
+                if c.kind not in ("supply", "marker", "air", "fleet"):
+                    # the side showing (8.3): a reduced unit's reduced CF, morale and MA
+                    cf, morale, ma = c.values(u.steps) if hasattr(c, "values") else (c.cf, c.morale, c.ma)
+                    lines.append(f"CF <b>{cf}</b> · Morale <b>{morale}</b> · MA <b>{ma}</b>")
                 lines.append(f"Steps {u.steps}/{c.steps}" + (" · <span style='color:#a0301d'>reduced</span>" if face.reduced else ""))
                 if c.source != "rules":
                     lines.append(f"<i style='color:#8a7a5a'>values {c.source}</i>")
@@ -300,12 +302,24 @@ class StackInspector(QScrollArea):
             if status:
                 lines.append(" ".join(status))
             info = QLabel("<br>".join(lines))
+            info.setToolTip(counterart.tooltip(u))
             info.setTextFormat(Qt.RichText)
             info.setWordWrap(True)
             h.addWidget(info, 1)
             row.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
             self.lay.addWidget(row)
         self.lay.addStretch(1)
+
+    def body_text(self) -> str:
+        """Everything the inspector shows, as plain text (tests)."""
+        from PySide6.QtGui import QTextDocument
+
+        out = []
+        for lab in self.body.findChildren(QLabel):
+            doc = QTextDocument()
+            doc.setHtml(lab.text())
+            out.append(doc.toPlainText())
+        return "\n".join(out)
 
 
 # ============================================================================ log & replay

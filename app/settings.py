@@ -38,6 +38,7 @@ class Settings:
     layers: dict[str, bool] = field(default_factory=lambda: dict(DEFAULT_LAYERS))
     recent: list[str] = field(default_factory=list)
     hotseat: bool = True
+    auto_pass: bool = True                                     # hotseat: pass steps with nothing to decide
     passwords: dict[str, str] = field(default_factory=dict)   # side -> "salt$sha256"
     sound: bool = False
     rules_text: str = ""

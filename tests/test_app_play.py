@@ -158,13 +158,15 @@ def test_must_show_play_a_battle_through_the_gui(qtbot, win, dirs):
         if d.kind == "combat_retreat":
             assert any(r[2].endswith("hexes") for r in w.scene.routes.routes)   # the retreat is drawn on the map
         b = next((dlg.button(t) for t in prefer.get(d.kind, ()) if dlg.button(t)), dlg.buttons[0])
-        n = len(w.ctl.log())
+        n, k = len(w.ctl.log()), len(w.ctl.passed)
         qtbot.mouseClick(b, Qt.LeftButton)
-        assert len(w.ctl.log()) == n + 1
+        assert len(w.ctl.log()) == n + 1 + (len(w.ctl.passed) - k)    # one click, and the steps passed with it
     else:
         pytest.fail("the combat did not finish")
-    assert {"combat_supply", "combat_loss"} <= set(seen)
-    sup = seen["combat_loss"]
+    assert "combat_supply" in seen
+    # the KDG's only step loss (one legal answer) passed without a click; the panel shows the die and results on top
+    assert "combat_loss" in seen or any("step" in label.lower() or "lose" in label.lower() for _s, label in w.ctl.passed)
+    sup = seen.get("combat_loss") or seen["combat_advance"]
     assert "Die" in sup and "Defender column" in sup and "Results by morale group" in sup
     kinds = [e.action.kind for e in w.ctl.log()]
     assert kinds.count("combat_supply") == 2 and {e.action.side for e in w.ctl.log() if e.action.kind == "combat_supply"} == {"Axis", "Allied"}
@@ -173,17 +175,14 @@ def test_must_show_play_a_battle_through_the_gui(qtbot, win, dirs):
     assert st.units[KDG].loc.startswith("box:") and st.units[PZ].loc == "C0706"   # KDG lost its step; 5 Pz advanced
     assert w.ctl.log()[-1].action.kind == "advance"
 
-    # ---- undo: the advance (no die roll since) is taken back; the engine asks for it again
+    # ---- undo: the Allied player, now at the keyboard, cannot take back the Axis's advance (issue 19: each side
+    # undoes only its own actions); Ctrl+Z is refused with the rule and the log is unchanged
     pass_cover(qtbot, w, handovers)
-    assert w.ctl.undo_side() == "Axis"
-    w.view.setFocus()
-    qtbot.keyClick(w, Qt.Key_Z, Qt.ControlModifier)
-    pass_cover(qtbot, w, handovers)
-    assert w.ctl.log()[-1].action.kind == "undo"
-    assert w.ctl.state().units[PZ].loc == "C0705" and w.ctl.pending().kind == "combat_advance"
-    assert w.combat_dlg.isVisible()
-    click_hex(qtbot, w, "C0706")
-    assert w.ctl.state().units[PZ].loc == "C0706"
+    assert w.ctl.seat == "Allied" and w.ctl.undo_side() is None
+    assert w.a_undo.text() == "&Undo" and not w.a_undo.isEnabled()
+    n = len(w.ctl.log())
+    assert not w.ctl.undo()
+    assert len(w.ctl.log()) == n and "R-UNDO" in w.prompt.refusal.text()
 
     # ---- save (every action is committed) and reopen in a new window
     h, n, path = w.ctl.hash(), len(w.ctl.log()), w.ctl.path

@@ -76,6 +76,7 @@ def test_click_on_plain_hex_selects_stack_in_inspector(qtbot, win):
 
 
 def test_done_button_advances_the_engine_and_cover_appears_on_side_change(qtbot, win):
+    win.ctl.auto_pass = False          # the plain "Done" steps are shown (the setting is off)
     place_all(qtbot, win)
     d = win.ctl.pending()
     # the Allied set-up is over: the next decision is the Axis player's -> hand-over cover
