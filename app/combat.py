@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import counterart, theme
+from app.names import humanize
 from core.decisions import Decision, Option
 
 #: The decision kinds of the combat procedures (core.rules.combat) the dialog drives.
@@ -499,13 +500,13 @@ class CombatPanel(QWidget):
         self.side.setText(d.side)
         self.side.setStyleSheet(f"background:{theme.SIDE_COLOUR.get(d.side, '#6d6a60')}; color:{theme.SIDE_TEXT.get(d.side, '#fff')};"
                                 "padding:3px 6px; border-radius:3px; font-weight:bold")
-        self.prompt.setText(d.prompt)
+        self.prompt.setText(humanize(d.prompt))
         self.rule.setText(f"Rule {d.rule}")
         on_map = [o for o in d.options if map_hex(o)]
         self.hint.setText((f"{len(on_map)} of these are also highlighted on the map. " if on_map else "")
                           + ("Retreat paths are drawn on the map." if d.kind == "combat_retreat" else ""))
         for o in d.options:
-            b = QPushButton(o.label)
+            b = QPushButton(humanize(o.label))
             b.setStyleSheet("text-align:left; padding:4px 8px")
             b.setToolTip((o.hint + "\n" if o.hint else "") + f"{o.action.side}: {o.action.kind} {dict(o.action.args)} ({d.rule})")
             b.setEnabled(enabled)

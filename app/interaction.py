@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
+from app.names import humanize
 from core.decisions import Option
 
 
@@ -121,7 +122,7 @@ class MapInteraction:
             return Click("pick", label, f"Click: pick {board.name(label)} for the order form (Esc cancels)")
         opts = board.targets(label)
         if len(opts) == 1:
-            return Click("option", label, f"Click: {opts[0].label}", tuple(opts))
+            return Click("option", label, f"Click: {humanize(opts[0].label)}", tuple(opts))
         if len(opts) > 1:
             return Click("options", label, f"Click: choose one of {len(opts)} choices in {board.name(label)}", tuple(opts))
         moving = board.moving() and self.selected is not None and label != self.selected

@@ -25,6 +25,7 @@ from app.controller import GameController
 from app.interaction import Click, MapInteraction
 from app.dashboard import Dashboard
 from app.flow import ElidedLabel
+from app.names import humanize
 from app.dialogs import HotseatCover, NewGameDialog, PasswordsDialog, RulesViewer
 from app.lan import ChatPanel, HostDialog, JoinDialog, PresencePanel
 from app.scan import Calibration, CalibrationDialog, CalibrationError, ScanItem, choose_scan, load_pixmap
@@ -55,6 +56,20 @@ LAYER_NAMES = [
 
 #: Overlays computed by the engine: (query name, title, tooltip).  Each is enabled only when
 #: the engine registers the query (core.engine.QUERIES); the app never computes them itself.
+#: The supply overlay's colours: (line of supply, line of communication) -> colour (12.0).
+SUPPLY_COLOURS = {(True, True): "#38761d", (True, False): "#93c47d", (False, True): "#e6b54a"}
+
+#: The legend of each overlay: (colour, meaning) rows shown under the overlay list when it is on.
+LEGENDS = {
+    "reachable": [("#9fd3a0", "reachable by the selected stack; the MP it costs (13.0)")],
+    "zoc": [("#5f6d73", "Axis zone of control (11.0)"), ("#b08d4a", "Allied zone of control"),
+            ("#7b4a8a", "both sides' zones (ZOC ×2)")],
+    "supply_overlay": [("#38761d", "line of supply and of communication (LOS+LOC, 12.0)"),
+                       ("#93c47d", "line of supply only (LOS)"), ("#e6b54a", "line of communication only (LOC)")],
+    "odds": [("#e06666", "odds of the selected stack attacking this hex (14.0); 'no attack': the engine refuses")],
+    "interdiction_cost": [("#6fa8dc", "extra MP for enemy units next to interdicted hexes (19.6)")],
+}
+
 OVERLAYS = [
     ("reachable", "Reachable hexes (MP cost)", "Hexes the selected stack can reach, with the MP cost (13.0)"),
     ("zoc", "Zones of control", "Enemy zones of control (11.0)"),
@@ -97,6 +112,7 @@ class MainWindow(QMainWindow):
         self.phasebar = PhaseBar()
         self.prompt = PromptBar()
         self.prompt.optionChosen.connect(self.choose_option)
+        self.prompt.distinguish = self._option_origin
         self.prompt.ruleClicked.connect(self.open_rule)
 
         # ---- centre tabs
@@ -295,7 +311,7 @@ class MainWindow(QMainWindow):
         if len(exact) > 1:
             menu = QMenu(self)
             for o in exact:
-                menu.addAction(o.label, lambda o=o: self.ctl.act(o.action))
+                menu.addAction(humanize(o.label), lambda o=o: self.ctl.act(o.action))
             menu.exec(self.cursor().pos())
             return True
         free = next((o for o in mine if o.action.kind in d.free_kinds and retarget(o.action, target) is not None), None)
@@ -570,6 +586,11 @@ class MainWindow(QMainWindow):
         self.overlay_list.setToolTip("Overlays are computed by the rules engine; greyed out until the engine offers them")
         self.overlay_list.itemChanged.connect(lambda _it: self._update_overlay())
         lay.addWidget(self.overlay_list, 1)
+        self.legend = QLabel("")
+        self.legend.setObjectName("OverlayLegend")
+        self.legend.setWordWrap(True)
+        self.legend.setTextFormat(Qt.RichText)
+        lay.addWidget(self.legend)
         src = mapinfo.load().source
         self.map_source = QLabel(f"<span style='color:#7a6a4a'>Map data: {'core.mapdata' if mapinfo.load().has_terrain else 'grid only (no terrain data yet)'}</span>")
         self.map_source.setWordWrap(True)
@@ -626,6 +647,10 @@ class MainWindow(QMainWindow):
         self.a_zoom_out = self._act("Zoom &out", lambda: self.view.zoom_smooth(1 / 1.4), QKeySequence.ZoomOut)
         self.a_fit = self._act("&Whole map", self.view.fit_all, "Ctrl+0", "Show all six maps")
         self.a_jump = self._act("&Jump to hex…", self._focus_jump, "Ctrl+J", "Type a hex number (C2331) to centre on it")
+        self.a_find = self._act("&Find unit…", self._focus_jump, "Ctrl+F",
+                                "Type a counter's name (21 Pz, KDG) to centre on its hex and select it")
+        self.a_next = self._act("&Next stack to move", self.next_unmoved, "N",
+                                "Select and centre the next stack of the moving side with a unit still to move (13.1)")
         self.a_hotseat = self._act("&Hotseat and passwords…", self.hotseat_dialog, None, "Cover screen and per-side passwords")
         self.a_rule = self._act("&Rule for this prompt", lambda: self.open_rule(self._current_rule()), QKeySequence.HelpContents,
                                 "Open the rule the current prompt cites")
@@ -661,9 +686,9 @@ class MainWindow(QMainWindow):
         tb.addSeparator()
         tb.addWidget(QLabel(" Hex "))
         self.jump = QLineEdit()
-        self.jump.setPlaceholderText("C2331")
-        self.jump.setMaximumWidth(90)
-        self.jump.setToolTip("Jump to hex: type a DFD hex number and press Enter (Ctrl+J)")
+        self.jump.setPlaceholderText("C2331 or 21 Pz")
+        self.jump.setMaximumWidth(130)
+        self.jump.setToolTip("Jump to a hex (a DFD hex number, Ctrl+J) or find a unit (a counter's name, Ctrl+F); Enter")
         self.jump.returnPressed.connect(self._jump)
         tb.addWidget(self.jump)
         self.zoom_label = QLabel("")
@@ -690,7 +715,7 @@ class MainWindow(QMainWindow):
         e = mb.addMenu("&Edit")
         e.addAction(self.a_undo)
         v = mb.addMenu("&View")
-        for a in (self.a_zoom_in, self.a_zoom_out, self.a_fit, self.a_jump):
+        for a in (self.a_zoom_in, self.a_zoom_out, self.a_fit, self.a_jump, self.a_find, self.a_next):
             v.addAction(a)
         v.addSeparator()
         lm = v.addMenu("&Layers")
@@ -793,6 +818,7 @@ class MainWindow(QMainWindow):
         self._update_targets(d)
         self._update_overlay()
         self._update_moves(d)
+        self._update_moved(d)
         self._update_combat(d)
         log = self.ctl.log()
         if len(log) != self._log_len:
@@ -870,11 +896,15 @@ class MainWindow(QMainWindow):
         """Engine overlays (reachable, supply, ...) — drawn from the engine's queries only."""
         cells: dict[str, tuple[str, str | None]] = {}
         badges: dict[str, tuple[str, str | None]] = {}
+        legend: list[str] = []
         for i in range(self.overlay_list.count()):
             it = self.overlay_list.item(i)
             if it.checkState() != Qt.Checked:
                 continue
             q = it.data(Qt.UserRole)
+            legend.append(f"<b>{it.text()}</b>" + "".join(
+                f"<br><span style='background:{col};color:{col}'>&nbsp;&nbsp;&nbsp;&nbsp;</span>&nbsp;{text}"
+                for col, text in LEGENDS.get(q, [])))
             try:
                 res = self._run_overlay(q)
             except Exception as exc:  # noqa: BLE001 - an overlay query must not break the window
@@ -884,6 +914,8 @@ class MainWindow(QMainWindow):
             if q == "odds":
                 badges.update({k: (v[0], "#a8322a") for k, v in res.items()})
         self.scene.overlay.set_cells(cells)
+        self.legend.setText("<br>".join(legend))
+        self.legend.setVisible(bool(legend))
         from app.offmap import port_box_badges
 
         badges.update(port_box_badges(self.ctl.state()))    # 20.1: units waiting in port boxes
@@ -928,8 +960,9 @@ class MainWindow(QMainWindow):
         if q == "supply_overlay":
             side = self._acting_side() or AXIS
             res = self.ctl.query("supply_overlay", side=side)
-            return {k: (("LOS" if v.get("los") else "") + ("+LOC" if v.get("loc") and v.get("los") else ("LOC" if v.get("loc") else "")),
-                        "#6aa84f" if v.get("los") else "#93c47d") for k, v in res.items()}
+            # colour only (the legend explains it): a text in every hex would hide the place names
+            return {k: ("", SUPPLY_COLOURS[(bool(v.get("los")), bool(v.get("loc")))]) for k, v in res.items()
+                    if v.get("los") or v.get("loc")}
         if q == "odds":
             units = self._stack_units(self.selected_hex)
             if not units:
@@ -977,6 +1010,12 @@ class MainWindow(QMainWindow):
         return dlg
 
     # ================================================================ play
+    def _option_origin(self, o: Option) -> str:
+        """Where the units of an option stand ("from L2314"): tells apart options with the same label."""
+        st = self.ctl.state()
+        locs = sorted({st.units[u].loc for u in option_units(o.action) if st is not None and u in st.units})
+        return ("from " + ", ".join(humanize(x) for x in locs)) if locs else ""
+
     def choose_option(self, o: Option) -> None:
         self.ctl.act(o.action)
 
@@ -1015,7 +1054,7 @@ class MainWindow(QMainWindow):
             self.mi.choosing(label)
             menu = QMenu(self)
             for o in c.options:
-                menu.addAction(o.label, lambda o=o: self.ctl.act(o.action))
+                menu.addAction(humanize(o.label), lambda o=o: self.ctl.act(o.action))
             rec = geo.rec_of(label)
             self.exec_menu(menu, self.view.mapToGlobal(self.view.mapFromScene(rec.x, rec.y)))
             self.mi.choosing(None)
@@ -1033,7 +1072,7 @@ class MainWindow(QMainWindow):
         if not self.board.moving():
             return False
         done = moved_units(self.ctl.state())
-        return any(u not in done for u in self.board.friendly(label))
+        return any(u not in done and has_ma(u) for u in self.board.friendly(label))
 
     def _drag_started(self, label: str) -> None:
         if label != self.selected_hex:
@@ -1226,6 +1265,73 @@ class MainWindow(QMainWindow):
             return ""
         return (f"{label} would hold {pts} stacking points, over its limit of {lim} (10.2): all its units are "
                 "disrupted at the end of the phase unless some move on (10.3)")
+
+    def _update_moved(self, d: Decision | None) -> None:
+        """Moved stacks shown as moved (greyed, "moved") during a Movement or Reaction Phase (13.1)."""
+        st = self.ctl.state()
+        cells: dict[str, tuple[str, str | None]] = {}
+        if st is not None and d is not None and "move" in (d.free_kinds or ()):
+            done = moved_units(st)
+            by_hex: dict[str, list[str]] = {}
+            for u in st.units.values():
+                rec = geo.rec_of(u.loc)
+                if rec is not None and u.side == d.side:
+                    by_hex.setdefault(rec.label, []).append(u.id)
+            for lab, ids in by_hex.items():
+                ground = self._stack_units(lab, side=d.side)
+                if ground and all(u in done for u in ground):
+                    cells[lab] = ("moved", None)
+        self.scene.moved.set_cells(cells)
+
+    def unmoved_stacks(self) -> list[str]:
+        """The hexes of the moving side's stacks with a unit still to move, in map order (13.1)."""
+        d = self.ctl.pending()
+        st = self.ctl.state()
+        if st is None or d is None or "move" not in (d.free_kinds or ()):
+            return []
+        done = moved_units(st)
+        hexes = {geo.rec_of(u.loc).label for u in st.units.values()
+                 if u.side == d.side and geo.rec_of(u.loc) is not None and u.id not in done}
+        return sorted(h for h in hexes if any(u not in done and has_ma(u) for u in self._stack_units(h, side=d.side)))
+
+    def next_unmoved(self) -> str | None:
+        """Key N: select and centre the next stack with a unit still to move."""
+        hexes = self.unmoved_stacks()
+        if not hexes:
+            self.status.showMessage("No stack of the moving side is left to move (13.1)", 6000)
+            return None
+        after = [h for h in hexes if self.selected_hex is None or h > self.selected_hex]
+        label = (after or hexes)[0]
+        self.tabs.setCurrentIndex(0)
+        self.view.centre_on_hex(label)
+        self.select_hex(label)
+        self.status.showMessage(f"Next stack to move: {self.board.units_text(self.board.friendly(label))} in "
+                                f"{self.board.name(label)} ({len(hexes)} stack(s) left)", 6000)
+        return label
+
+    def find_unit(self, text: str) -> str | None:
+        """Find a unit by its counter name (or part of it) on the map: select and centre its hex."""
+        st = self.ctl.state()
+        q = text.strip().lower()
+        if st is None or not q:
+            return None
+        hits = []
+        for u in sorted(st.units.values(), key=lambda x: x.id):
+            rec = geo.rec_of(u.loc)
+            c = counterart.lookup(u.id)
+            name = (c.name if c and c.name else u.id).lower()
+            if rec is not None and (q == name or q in name or q == u.id.lower()):
+                hits.append((q != name, rec.label, c.name if c and c.name else u.id))
+        if not hits:
+            return None
+        hits.sort()
+        _exact, label, name = hits[0]
+        self.tabs.setCurrentIndex(0)
+        self.view.centre_on_hex(label, zoom=max(self.view.scale_factor(), 0.8))
+        self.select_hex(label)
+        self.status.showMessage(f"{name} is in {self.board.name(label)}"
+                                + (f" ({len(hits) - 1} more match(es))" if len(hits) > 1 else ""), 6000)
+        return label
 
     def _update_moves(self, d: Decision | None) -> None:
         """Reachable hexes with their MP for the selected stack during a movement decision (engine query)."""
@@ -1425,13 +1531,13 @@ class MainWindow(QMainWindow):
         self._beep()
         self.orders.show_refusal(reason, rule)
         self.prompt.show_refusal(reason, rule)
-        self.status.showMessage(f"Refused: {reason} ({rule})", 10000)
+        self.status.showMessage(f"Refused: {humanize(reason)} ({rule})", 10000)
 
     def _handover(self, side: str) -> None:
         st = self.ctl.state()
         d = self.ctl.pending()
         ph = sequence.phase(st.phase)
-        detail = f"GT {st.gt} · {ph.title}" + (f"\n{d.prompt}" if d else "")
+        detail = f"GT {st.gt} · {ph.title}" + (f"\n{humanize(d.prompt)}" if d else "")
         self.dock_combat.hide()    # the other player must not see it either
         self._beep()
         self.cover.present(side, detail)
@@ -1535,8 +1641,9 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentIndex(0)
             self.select_hex(rec.label)          # a jump selects, never plays
             self.status.showMessage(f"Centred on {rec.label}", 3000)
-        else:
-            self.status.showMessage(f"{text!r} is not a hex of the game (a hex number is MRRCC, e.g. C2331; 2.2.2)", 6000)
+        elif self.find_unit(self.jump.text()) is None:
+            self.status.showMessage(f"{self.jump.text().strip()!r} is neither a hex of the game (a hex number is MRRCC, "
+                                    "e.g. C2331; 2.2.2) nor a unit on the map", 6000)
 
     # ================================================================ files
     def new_game(self) -> None:
@@ -1621,14 +1728,24 @@ class MainWindow(QMainWindow):
             self._save_settings()
 
     def show_shortcuts(self) -> None:
+        QMessageBox.information(self, "Keyboard shortcuts", self.shortcuts_html())
+
+    def shortcuts_html(self) -> str:
+        """Help ▸ Keyboard shortcuts: every action's shortcut, and the mouse on the map."""
         rows = []
         for a in self.actions():
             if a.shortcut().toString():
                 rows.append(f"<tr><td><b>{a.shortcut().toString()}</b></td><td>{a.text().replace('&', '')}</td></tr>")
         rows.append("<tr><td><b>Alt+1…9</b></td><td>Choose the prompt's options</td></tr>")
         rows.append("<tr><td><b>Wheel / + / −</b></td><td>Zoom the map</td></tr>")
-        rows.append("<tr><td><b>Drag</b></td><td>Pan the map</td></tr>")
-        QMessageBox.information(self, "Keyboard shortcuts", "<table cellpadding=3>" + "".join(rows) + "</table>")
+        rows.append("<tr><td><b>Click</b></td><td>Select a stack; with a stack selected, move it to a reachable hex "
+                    "(the status bar says what a click will do before you click)</td></tr>")
+        rows.append("<tr><td><b>Drag a stack</b></td><td>Move it along the engine's route (also onto a friendly stack)</td></tr>")
+        rows.append("<tr><td><b>Shift+click</b></td><td>Move the selected stack onto a friendly stack</td></tr>")
+        rows.append("<tr><td><b>Right-click</b></td><td>The hex menu: inspect, centre, copy, odds preview (never plays)</td></tr>")
+        rows.append("<tr><td><b>Esc</b></td><td>Cancel a path built hex by hex</td></tr>")
+        rows.append("<tr><td><b>Drag the map</b></td><td>Pan the map</td></tr>")
+        return "<table cellpadding=3>" + "".join(rows) + "</table>"
 
     def about(self) -> None:
         from core import __version__
@@ -1664,6 +1781,12 @@ def moved_units(st) -> set[str]:
         if f.proc in ("movement", "reaction"):
             return set(f.data.get("moved", {})) - set(f.data.get("continue", []))
     return set()
+
+
+def has_ma(uid: str) -> bool:
+    """Whether the counter has a movement allowance (a dump or a fort does not; 13.0)."""
+    c = counterart.lookup(uid)
+    return c is not None and bool(getattr(c, "ma", 0))
 
 
 def stacking_at(st, label: str, extra: list[str] = ()) -> tuple[int, int]:

@@ -816,6 +816,8 @@ class MapScene(QGraphicsScene):
         self.addItem(self.targets)
         self.reach = HexOverlay(9, "#9fd3a0", "#3e7f41", alpha=80)
         self.addItem(self.reach)
+        self.moved = HexOverlay(25, "#6d6a60", "#4a473f", alpha=75)    # over the counters: stacks that have moved
+        self.addItem(self.moved)
         self.path = HexOverlay(12, "#ffd966", "#7f6000", alpha=170)
         self.addItem(self.path)
         self.drop = HexOverlay(13, "#ffd966", "#7f6000", alpha=200)     # the hex under a dragged counter
@@ -879,6 +881,7 @@ class MapScene(QGraphicsScene):
         self.targets.setVisible(self.layers.get("highlights", True))
         self.overlay.setVisible(self.layers.get("highlights", True))
         self.reach.setVisible(self.layers.get("highlights", True))
+        self.moved.setVisible(self.layers.get("highlights", True))
         self.badges.setVisible(self.layers.get("highlights", True))
         for it in self.scans:
             it.setVisible(self.layers.get("scan", True))

@@ -397,7 +397,7 @@ class OrderForm(QGroupBox):
         self.panel.send(self.kind, args)
 
     def show_refusal(self, text: str) -> None:
-        self.note.setText(f"⛔ {text}")
+        self.note.setText(f"✖ {text}")
         self.note.show()
 
 

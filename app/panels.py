@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
 
 from app import counterart, theme
 from app.flow import ElidedLabel, FlowLayout
+from app.names import humanize, kinds_text
 from core import calendar, sequence
 from core.decisions import EITHER, Decision
 from core.state import GameState
@@ -114,6 +115,19 @@ class SideBadge(QLabel):
         self.setStyleSheet(f"background:{bg}; color:{fg};")
 
 
+def option_labels(options, distinguish=lambda o: "") -> list[str]:
+    """The options' labels as a player reads them: names for ids (:func:`app.names.humanize`), and two options
+    with the same label told apart (``Move MSU to L2215 (from L2314)``)."""
+    labels = [humanize(o.label) for o in options]
+    plain = list(labels)
+    for i, o in enumerate(options):
+        if plain.count(plain[i]) > 1:
+            extra = distinguish(o)
+            if extra:
+                labels[i] = f"{labels[i]} ({extra})"
+    return labels
+
+
 def stays_a_button(o, d: Decision) -> bool:
     """In a decision where a map click moves a stack ("move" is a free kind, 13.0), an option of another kind
     (a sampled air or fleet mission, 19.6, 20.4.2) is a button, never a highlighted map target: clicking a hex
@@ -166,6 +180,7 @@ class PromptBar(QFrame):
         self._rule = ""
         self.buttons: list[QPushButton] = []
         self.more: QComboBox | None = None
+        self.distinguish = lambda o: ""     # a few words telling apart options with the same label (the window's)
 
     def show_decision(self, d: Decision | None, *, enabled: bool = True, result: str = "", map_hint: str = "") -> None:
         self.buttons = []
@@ -185,14 +200,15 @@ class PromptBar(QFrame):
             self.hint.setText("")
             return
         self.badge.set_side(d.side)
-        self.prompt.setText(d.prompt)
+        self.prompt.setText(humanize(d.prompt))
         self._rule = d.rule
         self.rule.setText(f"Rule {d.rule}")
         opts = list(d.options)
         on_map = [o for o in opts if "hex" in o.action.args and not stays_a_button(o, d)]
         buttons = [o for o in opts if o not in on_map]
+        labels = option_labels(buttons, self.distinguish)
         for i, o in enumerate(buttons[: self.MAX_BUTTONS]):
-            b = QPushButton(o.label)
+            b = QPushButton(labels[i])
             b.setToolTip((o.hint + "\n" if o.hint else "") + f"{o.action.side}: {o.action.kind} ({d.rule})"
                          + (f"\nShortcut: Alt+{i + 1}" if i < 9 else ""))
             if i < 9:
@@ -208,8 +224,8 @@ class PromptBar(QFrame):
             more.view().setMinimumWidth(420)
             more.setToolTip("The other choices the engine offers")
             more.addItem(f"{len(buttons) - self.MAX_BUTTONS} more choices…")
-            for o in buttons[self.MAX_BUTTONS:]:
-                more.addItem(o.label, o)
+            for o, text in zip(buttons[self.MAX_BUTTONS:], labels[self.MAX_BUTTONS:]):
+                more.addItem(text, o)
             more.setEnabled(enabled)
             more.activated.connect(lambda i, m=more: i > 0 and self.optionChosen.emit(m.itemData(i)))
             self.buttons_row.addWidget(more)
@@ -221,13 +237,14 @@ class PromptBar(QFrame):
             hints.append("Click one of your stacks, then a reachable hex to move it"
                          + ("; the Movement orders panel has the other orders" if len(d.free_kinds) > 1 else "") + ".")
         elif d.free_kinds and not on_map:
-            hints.append("Choose on the map: " + ", ".join(d.free_kinds) + ".")
+            hints.append("Also possible on the map and in the panels: " + kinds_text(d.free_kinds) + ".")
         if map_hint:
             hints.append(map_hint)
         self.hint.setText(" ".join(hints))
 
     def show_refusal(self, reason: str, rule: str) -> None:
-        self.refusal.setText(f"⛔ {reason}" + (f"  — rule {rule}" if rule and rule not in reason else ""))
+        # "✖", not "⛔": the no-entry sign is missing from common fonts and showed as an empty box (issue 19)
+        self.refusal.setText(f"✖ Refused: {humanize(reason)}" + (f"  — rule {rule}" if rule and rule not in reason else ""))
         self.refusal.show()
 
     def clear_refusal(self) -> None:

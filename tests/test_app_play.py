@@ -21,6 +21,7 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import Qt  # noqa: E402
 
 from app import geometry as geo  # noqa: E402
+from app.names import humanize  # noqa: E402
 from tests.app_kit import game_window  # noqa: E402
 
 pytestmark = pytest.mark.gui
@@ -136,7 +137,7 @@ def test_must_show_play_a_battle_through_the_gui(qtbot, win, dirs):
     odds = w.ctl.query("odds", attackers=[PZ], hex="C0706")
     assert f"Odds {odds['odds']}" in html and "Possible results by die roll" in html
     # every button of the dialog is one of the pending decision's options
-    assert [b.text() for b in dlg.buttons] == [o.label for o in w.ctl.pending().options]
+    assert [b.text() for b in dlg.buttons] == [humanize(o.label) for o in w.ctl.pending().options]
     qtbot.mouseClick(dlg.button("No more attacks"), Qt.LeftButton)
 
     # ---- resolve through the dialog: supply (both sides), results, losses, retreats, advance
@@ -150,7 +151,7 @@ def test_must_show_play_a_battle_through_the_gui(qtbot, win, dirs):
         if d is None or not d.kind.startswith("combat_"):
             break
         assert dlg.isVisible(), d.kind
-        assert [b.text() for b in dlg.buttons] == [o.label for o in d.options]
+        assert [b.text() for b in dlg.buttons] == [humanize(o.label) for o in d.options]
         seen[d.kind] = dlg.view.toPlainText()
         if d.kind == "combat_advance" and "C0706" in w.scene.targets.cells:
             click_hex(qtbot, w, "C0706")               # advance by clicking the vacated hex

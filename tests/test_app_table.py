@@ -320,3 +320,60 @@ def test_combat_panel_is_docked_and_closes_after_no_attacks(qtbot, win):
     pass_cover(qtbot, w)
     assert not w.ctl.pending().kind.startswith("combat_")
     assert not w.combat_dlg.isVisible() and not w.dock_combat.isVisible()
+
+
+# ============================================================================ VASSAL habits: moved, next, find, legend
+
+
+def test_moved_stacks_shown_and_next_unmoved_stack_key(qtbot, win):
+    w = win
+    assert w.unmoved_stacks() == [STACK, FRIEND]
+    assert w.next_unmoved() == STACK and w.selected_hex == STACK
+    click_hex(qtbot, w, "C0703")
+    assert w.scene.moved.cells == {"C0703": ("moved", None)}          # greyed and marked "moved" on the map
+    assert w.unmoved_stacks() == [FRIEND]
+    w.selected_hex = None
+    assert w.a_next.shortcut().toString() == "N"
+    w.a_next.trigger()
+    assert w.selected_hex == FRIEND
+    assert "N" in w.shortcuts_html() and "Next stack to move" in w.shortcuts_html()
+    assert "Right-click" in w.shortcuts_html() and "Drag a stack" in w.shortcuts_html()
+
+
+def test_find_unit_by_its_counter_name(qtbot, win):
+    w = win
+    w.jump.setText("7 pz")
+    w._jump()
+    assert w.selected_hex == FRIEND and "7 Pz" in w.status.currentMessage()
+    assert w.find_unit("no such unit") is None
+
+
+def test_overlay_legend_and_supply_colours_without_text(qtbot, win):
+    w = win
+    item = next(w.overlay_list.item(i) for i in range(w.overlay_list.count())
+                if w.overlay_list.item(i).data(Qt.UserRole) == "supply_overlay")
+    item.setCheckState(Qt.Checked)
+    assert w.legend.isVisible() or not w.legend.isHidden()
+    assert "LOS+LOC" in w.legend.text() and "12.0" in w.legend.text()
+    assert w.scene.overlay.cells and all(text == "" for text, _c in w.scene.overlay.cells.values())
+    item.setCheckState(Qt.Unchecked)
+    assert w.legend.text() == ""
+
+
+def test_prompts_and_buttons_name_counters_and_boxes_not_ids():
+    from app.names import humanize
+
+    assert humanize("GE-FFAfrika: stay in box:AirNA:Axis") == "FF Afrika: stay in Axis air — North Africa"
+    assert humanize("Deploy AX-Dump#3 (7 waiting)") == "Deploy Dump #3 (7 waiting)"
+    assert humanize("AL-MSU#7 to box:NRV").startswith("MSU #7 to ")
+    assert humanize("Play ALC-11 Allies Appeal") == "Play ALC-11 Allies Appeal"     # a card keeps its number
+
+
+def test_same_labels_are_told_apart(qtbot, dirs):
+    from app.panels import option_labels
+    from core.decisions import Action, Option
+
+    a = Option(action=Action(kind="move", side="Axis", args={"units": ["x"]}), label="Move MSU to L2215")
+    b = Option(action=Action(kind="move", side="Axis", args={"units": ["y"]}), label="Move MSU to L2215")
+    assert option_labels([a, b], lambda o: "from " + o.action.args["units"][0]) == [
+        "Move MSU to L2215 (from x)", "Move MSU to L2215 (from y)"]
