@@ -18,6 +18,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from app.names import humanize
 from core import sequence
 from core.decisions import ALLIED, AXIS, Action, Decision, GameOver, IllegalAction
 from core.engine import Engine, LogEntry
@@ -76,7 +77,7 @@ class GameController(QObject):
         self.seat: str | None = None          # hotseat: the side now at the keyboard
         self.hotseat = True
         self.auto_pass = True                 # hotseat: steps with nothing to decide pass without a click
-        self.passed: list[tuple[str, str]] = []   # (side, option label) of the steps passed that way
+        self.passed: list[tuple[str, str, str]] = []   # (side, option label, prompt) of the steps passed that way
         self.replay_index: int | None = None  # None: live; n: the state after the first n actions
         self._base = 0                        # the first log index replay can show (a LAN replica starts at a snapshot)
         self._initial: bytes | None = None    # the encoded state after the first ``_base`` actions
@@ -191,12 +192,12 @@ class GameController(QObject):
             except (GameOver, IllegalAction) as exc:   # refused: show it and let the player act
                 self.refused.emit(exc.reason, exc.rule)
                 return
-            self.passed.append((d.side, o.label))
+            self.passed.append((d.side, o.label, d.prompt))
             self.acted.emit(entry)
         done = self.passed[start:]
         if done:
             self.notice.emit(f"{len(done)} step(s) with nothing to decide passed without a click (see the log): "
-                             + "; ".join(f"{side}: {label}" for side, label in done[-4:]))
+                             + "; ".join(f"{side}: {humanize(label)}" for side, label, _p in done[-4:]))
 
     def take_seat(self, side: str) -> None:
         self.seat = side

@@ -166,7 +166,7 @@ def test_must_show_play_a_battle_through_the_gui(qtbot, win, dirs):
         pytest.fail("the combat did not finish")
     assert "combat_supply" in seen
     # the KDG's only step loss (one legal answer) passed without a click; the panel shows the die and results on top
-    assert "combat_loss" in seen or any("step" in label.lower() or "lose" in label.lower() for _s, label in w.ctl.passed)
+    assert "combat_loss" in seen or any("step" in label.lower() or "lose" in label.lower() for _s, label, _p in w.ctl.passed)
     sup = seen.get("combat_loss") or seen["combat_advance"]
     assert "Die" in sup and "Defender column" in sup and "Results by morale group" in sup
     kinds = [e.action.kind for e in w.ctl.log()]
