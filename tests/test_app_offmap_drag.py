@@ -73,7 +73,7 @@ def test_drag_a_counter_from_the_offmap_display_onto_the_map(qtbot, win):
     # dropped too far from C0603: placement is free-form, so the engine judges it and refuses with its rule
     assert not drop_on(w.view.viewport(), map_point(w, "C0610"), unit_mime("UK-KDG"))
     assert w.prompt.refusal.isVisible()
-    assert "C0610 is 7 hexes from C0603; UK-KDG must set up within 2" in w.prompt.refusal.text()
+    assert "C0610 is 7 hexes from C0603; KDG must set up within 2" in w.prompt.refusal.text()   # the counter's name
     assert "rule 26.2" in w.prompt.refusal.text()
     assert w.ctl.state().units["UK-KDG"].loc == "setup" and len(w.ctl.log()) == 0
     assert not w.scene.drop.cells, "the drop highlight is gone"
@@ -103,7 +103,7 @@ def test_a_drop_the_decision_does_not_offer_snaps_back_with_the_reason(qtbot, wi
     # the KDG onto a box: placement is free-form, so the engine judges the box — and refuses, citing its rule
     mime = unit_mime("UK-KDG")
     assert not drop_on(canvas, nrv.rect.center().toPoint(), mime)
-    assert "box:NRV" in w.prompt.refusal.text() and "2.2.2" in w.prompt.refusal.text()
+    assert "Nile River Valley" in w.prompt.refusal.text() and "2.2.2" in w.prompt.refusal.text()   # box named, not its key
     assert w.ctl.hash() == before and w.ctl.state().units["UK-KDG"].loc == "setup"
     # once placed, the KDG is on the map; a drop of a unit the next decision does not mention stays put
     w.ctl.act(w.ctl.pending().options[0].action)

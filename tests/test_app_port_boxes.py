@@ -42,9 +42,9 @@ def test_20_1_placement_decision_renders_in_the_decision_panel(qtbot):
     qtbot.addWidget(bar)
     bar.show_decision(d)
     labels = [b.text() for b in bar.buttons]
-    assert labels[0].startswith("GE-5Pz: stay at sea")
-    assert "Place GE-5Pz in the port boxes of Tobruk (C2331)" in labels
-    assert "Rule 4.1 VI.1; 20.1; 20.2" == bar.rule.text() and "GE-5Pz" in bar.prompt.text()
+    assert labels[0].startswith("5 Pz: stay at sea")          # the counter's name, not its id (issue 19)
+    assert "Place 5 Pz in the port boxes of Tobruk (C2331)" in labels
+    assert "Rule 4.1 VI.1; 20.1; 20.2" == bar.rule.text() and "5 Pz" in bar.prompt.text() and "GE-5Pz" not in bar.prompt.text()
     assert "Choose on the map" not in bar.hint.text()      # every choice is a button
 
 
