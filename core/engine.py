@@ -19,6 +19,7 @@ the seed and ``state.dice_drawn``; each action's rolls are recorded in the log.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -193,6 +194,9 @@ class Engine:
         self._undo: list[_UndoPoint] = []
         self._pending: Decision | None = None
         self._generation = 0     # bumped by every applied action: a decision's sampler runs only on its own state
+        #: the state's canonical bytes before and after the last action applied (GameState.encode), for the
+        #: store's head and snapshots and for a take-back, so that they are encoded once (issue 18)
+        self.last_bytes: tuple[bytes, bytes] | None = None
         self._settle()
         # rolls made while settling the initial state belong to no action
         self._rolls, self._events = [], []
@@ -342,8 +346,10 @@ class Engine:
             self._generation -= 1
             self._rolls, self._events = [], []
             raise
+        after = self.state.encode()
+        self.last_bytes = (before, after)
         entry = LogEntry(
-            seq=len(self.log) + 1, action=action, rolls=list(self._rolls), hash=self.state.hash(),
+            seq=len(self.log) + 1, action=action, rolls=list(self._rolls), hash=hashlib.sha256(after).hexdigest(),
             events=list(self._events), gt=self.state.gt, phase=self.state.phase,
         )
         if action.kind != "undo":

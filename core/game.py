@@ -16,6 +16,7 @@ its result); :func:`verify` checks each earlier epoch by its own hashes as far a
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import time
@@ -32,7 +33,7 @@ from core.newgame import initial_state
 from core.provenance import Provenance
 from core.scenario import Scenario, load
 from core.state import GameState
-from core.store import SNAPSHOT_EVERY, ActionRow, EpochRow, HeadRow, SnapshotRow, Store, StoreError
+from core.store import SNAPSHOT_CLOSE_COST, SNAPSHOT_COST, SNAPSHOT_EVERY, ActionRow, EpochRow, HeadRow, SnapshotRow, Store, StoreError
 
 
 class _RecordedDice:
@@ -69,21 +70,24 @@ def public_state(state: GameState) -> bytes:
 
 @dataclass
 class _Checkpoint:
-    """Everything ``Engine.apply`` changes, to take an action back when its commit fails."""
+    """Everything ``Engine.apply`` changes, to take an action back when its commit fails.  The state's bytes are
+    the ones ``Engine.apply`` encoded before the action (``Engine.last_bytes``), not encoded a second time."""
 
-    state: bytes
     pending: Decision | None
     undo: list
     log: int
+    generation: int
+    state: bytes = b""
 
     @classmethod
     def take(cls, eng: Engine) -> "_Checkpoint":
-        return cls(eng.state.encode(), eng.pending(), list(eng._undo), len(eng.log))
+        return cls(eng.pending(), list(eng._undo), len(eng.log), eng._generation)
 
     def restore(self, eng: Engine) -> None:
         eng.state = GameState.decode(self.state)
         eng._pending = self.pending
         eng._undo = self.undo
+        eng._generation = self.generation     # the pending decision's sampled options are those of this state
         del eng.log[self.log:]
 
 
@@ -115,6 +119,7 @@ def _replay(eng: Engine, recorded: _RecordedDice, rows: list[ActionRow], *, chec
     reported; any other exception is a program error and propagates (it is not a change of rules).
     """
     out = _Replay(last_good=eng.state.encode())
+    last = out.last_good
     seed_dice = SeededDice()
     for row in rows:
         rolls = json.loads(row.rolls)
@@ -123,25 +128,71 @@ def _replay(eng: Engine, recorded: _RecordedDice, rows: list[ActionRow], *, chec
             expect = [seed_dice.d6(eng.state.seed, base + i) for i in range(len(rolls))]
             if expect != rolls:
                 out.bad, out.why = row.seq, f"its recorded dice {rolls} are not the seed's {expect}"
+                out.last_good = last
                 return out
         recorded.queue = list(rolls)
         try:
             entry = eng.apply(Action.from_json(row.action))
         except (IllegalAction, GameOver) as exc:
             out.bad, out.why = row.seq, f"it is refused: {exc}"
+            out.last_good = last
             return out
         except StoreError:
             out.bad, out.why = row.seq, "it needs more dice than the log records"
+            out.last_good = last
             return out
         if recorded.queue:
             out.bad, out.why = row.seq, "it uses fewer dice than the log records"
+            out.last_good = last
             return out
         if entry.hash != row.hash:
             out.bad, out.why = row.seq, "it gives a different state than the one saved"
+            out.last_good = last
             return out
         out.reproduced += 1
-        out.last_good = eng.state.encode()
+        last = eng.last_bytes[1] if eng.last_bytes else eng.state.encode()
+    out.last_good = last
     return out
+
+
+@dataclass(frozen=True)
+class _Cadence:
+    """When to store a snapshot (issue 18), counted from the file, so that a game reopened often still gets them.
+
+    A snapshot is stored with an action once the actions since the latest snapshot number ``SNAPSHOT_EVERY``
+    or cost ``SNAPSHOT_COST`` seconds of engine time to apply (what the next open would replay), at a state undo
+    cannot reach back from (an open rebuilds no undo point before its snapshot; R-UNDO); closing the game stores
+    one of the last such state.  ``clean``: the latest such state seen, ``(seq, bytes, hash)``."""
+
+    last_snapshot: int
+    since: int = 0
+    cost: float = 0.0
+    clean: tuple[int, bytes, str] | None = None
+
+    @classmethod
+    def of(cls, store: Store, eng: Engine, epoch: EpochRow | None) -> "_Cadence":
+        seqs = store.snapshot_seqs()
+        last = max(seqs[-1] if seqs else 0, epoch.first_seq - 1 if epoch is not None else 0)   # an epoch's start too
+        n = len(eng.log)
+        clean = (n, eng.state.encode(), eng.hash()) if n > last and not eng._undo else None
+        return cls(last_snapshot=last, since=max(0, n - last), clean=clean)
+
+    def after(self, seq: int, cost: float, state: bytes, h: str, *, clean: bool) -> "_Cadence":
+        return _Cadence(self.last_snapshot, self.since + 1, self.cost + cost, (seq, state, h) if clean else self.clean)
+
+    def due(self) -> bool:
+        return (self.clean is not None and self.clean[0] == self.last_snapshot + self.since > self.last_snapshot
+                and (self.since >= SNAPSHOT_EVERY or self.cost >= SNAPSHOT_COST))
+
+    def unsaved_clean(self) -> bool:
+        return self.clean is not None and self.clean[0] > self.last_snapshot
+
+    def clean_snapshot(self) -> SnapshotRow:
+        assert self.clean is not None
+        return SnapshotRow(seq=self.clean[0], state=self.clean[1], hash=self.clean[2])
+
+    def snapshot_taken(self, seq: int) -> "_Cadence":
+        return _Cadence(seq, self.last_snapshot + self.since - seq, 0.0, self.clean)
 
 
 class Game:
@@ -151,7 +202,7 @@ class Game:
         self.epochs: list[EpochRow] = epochs if epochs is not None else store.epochs()
         #: one sentence for the players when this open began a new epoch (or, read-only, would begin one)
         self.note = note
-        self._since_snapshot = 0
+        self._cadence = _Cadence.of(store, engine, self.epochs[-1] if self.epochs else None)
         #: the stored state this game was loaded from (the latest snapshot of its epoch, or the epoch's start) and
         #: how many actions precede it; a LAN host sends it (without the seed) to a client that must catch up
         self.base: tuple[int, bytes] = (-1, b"")
@@ -201,15 +252,19 @@ class Game:
         recorded = _RecordedDice()
         eng = Engine(_decode(path, base_state, f"the state at action #{base}"), recorded)
         eng.log = [_entry(r) for r in rows if r.seq <= base]
+        replay_cost = 0.0
         if eng.hash() != base_hash:
             rep = _Replay(bad=base + 1, why="the state it starts from settles differently", last_good=base_state)
         else:
+            t0 = time.process_time()
             rep = _replay(eng, recorded, [r for r in rows if r.seq > base], check_seed=False)
+            replay_cost = time.process_time() - t0
         changed = not provenance.current().same_as(_provenance(cur))
         if rep.bad is None and not changed:
             eng.dice = SeededDice() if seeded else recorded
             game = cls(store, eng, epochs)
             game.base = (base, base_state)
+            game._cadence = dataclasses.replace(game._cadence, cost=replay_cost)   # what this open replayed
             return game
         return cls._new_epoch(store, epochs, rows, rep, reproduced_state=eng.state.encode(), seeded=seeded)
 
@@ -277,7 +332,14 @@ class Game:
         return game
 
     def close(self) -> None:
-        self.store.close()
+        """Close the file; when the actions since the latest snapshot cost more than ``SNAPSHOT_CLOSE_COST`` seconds
+        to replay, a snapshot of the last state undo cannot reach back from is stored first, so that the next open
+        replays as little as possible (issue 18)."""
+        try:
+            if not self.store.read_only and self._cadence.unsaved_clean() and self._cadence.cost >= SNAPSHOT_CLOSE_COST:
+                self.store.add_snapshot(self._cadence.clean_snapshot())
+        finally:
+            self.store.close()
 
     @property
     def read_only(self) -> bool:
@@ -298,25 +360,27 @@ class Game:
             raise StoreError(f"{self.store.path}: opened read-only to watch; actions are taken where it is played")
         eng = self.engine
         before = _Checkpoint.take(eng)
+        t0 = time.process_time()
         entry = eng.apply(action)
+        cost = time.process_time() - t0
+        before.state, state = eng.last_bytes            # encoded once, by Engine.apply
         row = ActionRow(
             seq=entry.seq, kind=action.kind, side=action.side, action=action.to_json().decode(),
             rolls=json.dumps(entry.rolls), events=json.dumps(entry.events), hash=entry.hash,
             gt=entry.gt, phase=entry.phase, created=time.time(),
         )
-        state = eng.state.encode()
-        since = self._since_snapshot
-        self._since_snapshot += 1
+        cadence = self._cadence
+        self._cadence = cadence.after(entry.seq, cost, state, entry.hash, clean=not eng._undo)
         snap = None
-        if self._since_snapshot >= SNAPSHOT_EVERY and not eng._undo:  # snapshots only where undo cannot reach back
-            snap = SnapshotRow(seq=entry.seq, state=state, hash=entry.hash)
-            self._since_snapshot = 0
+        if self._cadence.due():                         # a snapshot of this very state
+            snap = self._cadence.clean_snapshot()
+            self._cadence = self._cadence.snapshot_taken(snap.seq)
         try:
             self.store.append(row, snap, HeadRow(seq=entry.seq, state=state, hash=entry.hash))
         except BaseException:
             # the action could not be committed: the game goes back to exactly where the file is
             before.restore(eng)
-            self._since_snapshot = since
+            self._cadence = cadence
             raise
         if snap is not None:
             self.base = (entry.seq, state)

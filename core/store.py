@@ -1,4 +1,4 @@
-"""Persistence: one SQLite file per campaign (``.dfd``), via SQLModel.
+"""Persistence: one SQLite file per campaign (``.dfd``), through the standard ``sqlite3`` module.
 
 The file holds the scenario, the seed, the initial state (action 0), an
 append-only log with one row per action (its JSON, its dice, the state hash
@@ -14,6 +14,10 @@ Before anything is opened for writing, :func:`inspect_file` checks the file
 read-only: SQLite header, DFD application id, schema version, integrity.  A
 newer, corrupted, truncated or non-DFD file is refused with a clear message
 and nothing is written to it.
+
+Speed (issue 18): the store talks to SQLite through ``sqlite3`` directly (one connection, explicit
+transactions): an action's commit costs what SQLite costs, and opening the program imports no ORM.  The
+tables are the ones SQLModel created before (same DDL), so files written by either are the same.
 """
 
 from __future__ import annotations
@@ -21,13 +25,11 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
+import threading
 import time
+from dataclasses import astuple, dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
-
-from sqlalchemy import event
-from sqlalchemy.engine import Engine as SAEngine
-from sqlmodel import Field, Session, SQLModel, create_engine, select
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator
 
 if TYPE_CHECKING:
     from core.writelock import WriteLock
@@ -35,51 +37,58 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 2          # 2: head and epochs (schema 1 files are upgraded when opened for play)
 APPLICATION_ID = 0x44464431  # "DFD1" in the SQLite header (offset 68)
 SQLITE_MAGIC = b"SQLite format 3\x00"
-SNAPSHOT_EVERY = 200
+SNAPSHOT_EVERY = 200       # a snapshot at least every 200 actions (core.game._Cadence) ...
+SNAPSHOT_COST = 0.25       # ... or every 0.25 s of engine time to replay, whichever comes first;
+SNAPSHOT_CLOSE_COST = 0.05  # and on close when the actions since the latest snapshot cost this much to replay
 
 
 class StoreError(ValueError):
     """A .dfd file that cannot be used; the message says what is wrong and where."""
 
 
-class Meta(SQLModel, table=True):
-    __tablename__ = "dfd_meta"
-    key: str = Field(primary_key=True)
+@dataclass
+class Meta:
+    __tablename__: ClassVar[str] = "dfd_meta"
+    key: str
     value: str
 
 
-class ActionRow(SQLModel, table=True):
-    __tablename__ = "dfd_action"
-    seq: int = Field(primary_key=True)
+@dataclass
+class ActionRow:
+    __tablename__: ClassVar[str] = "dfd_action"
+    seq: int
     kind: str
     side: str
     action: str          # canonical JSON of core.decisions.Action
     rolls: str = "[]"    # JSON list of the d6 results rolled while applying it
     events: str = "[]"   # JSON list of log lines
-    hash: str            # sha256 of the state after the action
+    hash: str = ""       # sha256 of the state after the action
     gt: int = 0
     phase: int = 0
     created: float = 0.0
 
 
-class SnapshotRow(SQLModel, table=True):
-    __tablename__ = "dfd_snapshot"
-    seq: int = Field(primary_key=True)   # the state after action `seq` (0 = initial state)
+@dataclass
+class SnapshotRow:
+    __tablename__: ClassVar[str] = "dfd_snapshot"
+    seq: int             # the state after action `seq` (0 = initial state)
     state: bytes
     hash: str
 
 
-class HeadRow(SQLModel, table=True):
+@dataclass
+class HeadRow:
     """The state after the last action (one row): what the game continues from if the rules change."""
 
-    __tablename__ = "dfd_head"
-    id: int = Field(default=1, primary_key=True)
+    __tablename__: ClassVar[str] = "dfd_head"
     seq: int
     state: bytes
     hash: str
+    id: int = 1
 
 
-class EpochRow(SQLModel, table=True):
+@dataclass
+class EpochRow:
     """A stretch of the log played with one program and one set of data (docs/architecture.md, "Epochs").
 
     Actions ``first_seq`` up to the next epoch's ``first_seq - 1`` belong to it.  It starts from ``start`` (the
@@ -88,20 +97,59 @@ class EpochRow(SQLModel, table=True):
     this epoch's program did not reproduce when it began (0: it reproduced every action it replayed).
     """
 
-    __tablename__ = "dfd_epoch"
-    n: int = Field(primary_key=True)
+    __tablename__: ClassVar[str] = "dfd_epoch"
+    n: int
     first_seq: int
+    start: bytes
+    start_hash: str
     from_seq: int = 0
     from_hash: str = ""
     diverged: int = 0
-    start: bytes
-    start_hash: str
     version: str = ""
     code: str = ""
     data: str = ""
     files: str = "{}"       # JSON {data file: short sha256}
     note: str = ""          # the sentence the players were shown when the epoch began
     created: float = 0.0
+
+
+#: The tables, with the DDL SQLModel generated for them (kept identical, so that old and new files agree).
+_DDL = {
+    "dfd_meta": 'CREATE TABLE dfd_meta (\n\t"key" VARCHAR NOT NULL, \n\tvalue VARCHAR NOT NULL, \n\tPRIMARY KEY ("key")\n)',
+    "dfd_action": "CREATE TABLE dfd_action (\n\tseq INTEGER NOT NULL, \n\tkind VARCHAR NOT NULL, \n\tside VARCHAR NOT NULL, "
+                  "\n\taction VARCHAR NOT NULL, \n\trolls VARCHAR NOT NULL, \n\tevents VARCHAR NOT NULL, \n\thash VARCHAR "
+                  "NOT NULL, \n\tgt INTEGER NOT NULL, \n\tphase INTEGER NOT NULL, \n\tcreated FLOAT NOT NULL, \n\tPRIMARY "
+                  "KEY (seq)\n)",
+    "dfd_snapshot": "CREATE TABLE dfd_snapshot (\n\tseq INTEGER NOT NULL, \n\tstate BLOB NOT NULL, \n\thash VARCHAR NOT "
+                    "NULL, \n\tPRIMARY KEY (seq)\n)",
+    "dfd_head": "CREATE TABLE dfd_head (\n\tid INTEGER NOT NULL, \n\tseq INTEGER NOT NULL, \n\tstate BLOB NOT NULL, "
+                "\n\thash VARCHAR NOT NULL, \n\tPRIMARY KEY (id)\n)",
+    "dfd_epoch": "CREATE TABLE dfd_epoch (\n\tn INTEGER NOT NULL, \n\tfirst_seq INTEGER NOT NULL, \n\tfrom_seq INTEGER "
+                 "NOT NULL, \n\tfrom_hash VARCHAR NOT NULL, \n\tdiverged INTEGER NOT NULL, \n\tstart BLOB NOT NULL, "
+                 "\n\tstart_hash VARCHAR NOT NULL, \n\tversion VARCHAR NOT NULL, \n\tcode VARCHAR NOT NULL, \n\tdata "
+                 "VARCHAR NOT NULL, \n\tfiles VARCHAR NOT NULL, \n\tnote VARCHAR NOT NULL, \n\tcreated FLOAT NOT NULL, "
+                 "\n\tPRIMARY KEY (n)\n)",
+}
+
+
+def _columns(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+def _insert_sql(cls: type, verb: str = "INSERT") -> str:
+    cols = _columns(cls)
+    return f"{verb} INTO {cls.__tablename__} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
+
+
+def _insert(con: sqlite3.Connection, row: Any, verb: str = "INSERT") -> None:
+    """Insert a row of this module, or any row carrying an SQLAlchemy ``__table__`` (the host's command row)."""
+    if hasattr(type(row), "__dataclass_fields__"):
+        con.execute(_insert_sql(type(row), verb), astuple(row))
+        return
+    table = row.__table__
+    cols = [c.name for c in table.columns]
+    con.execute(f"{verb} INTO {table.name} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+                [getattr(row, c) for c in cols])
 
 
 V1_TABLES = {"dfd_meta", "dfd_action", "dfd_snapshot"}
@@ -153,42 +201,51 @@ def inspect_file(path: Path) -> dict[str, str]:
     return meta
 
 
-def _engine(path: Path, read_only: bool = False) -> SAEngine:
+def _connect(path: Path, read_only: bool = False) -> sqlite3.Connection:
+    """One connection in autocommit mode (transactions are explicit), with the store's pragmas."""
     if read_only:
-        uri = f"file:{Path(path).resolve().as_posix()}?mode=ro"
-        eng = create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False))
+        con = sqlite3.connect(f"file:{Path(path).resolve().as_posix()}?mode=ro", uri=True, isolation_level=None,
+                              check_same_thread=False)
+        con.execute("PRAGMA query_only=ON")
     else:
-        eng = create_engine(f"sqlite:///{path}", connect_args={"check_same_thread": False})
-
-    @event.listens_for(eng, "connect")
-    def _pragmas(dbapi_con, _record):  # type: ignore[no-untyped-def]
-        cur = dbapi_con.cursor()
-        if read_only:
-            cur.execute("PRAGMA query_only=ON")
-        else:
-            cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=FULL")
-        cur.execute("PRAGMA foreign_keys=ON")
-        cur.close()
-
-    return eng
+        con = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        con.execute("PRAGMA journal_mode=WAL")
+        con.execute("PRAGMA synchronous=FULL")
+    con.execute("PRAGMA foreign_keys=ON")
+    return con
 
 
-def _put_head(s: Session, head: HeadRow) -> None:
-    s.execute(HeadRow.__table__.insert().prefix_with("OR REPLACE").values(  # type: ignore[attr-defined]
-        id=1, seq=head.seq, state=head.state, hash=head.hash))
+def _select(cls: type) -> str:
+    return f"SELECT {', '.join(_columns(cls))} FROM {cls.__tablename__}"
 
 
 class Store:
     """An open .dfd file (``read_only``: for watching or showing it while another program plays it)."""
 
-    def __init__(self, path: Path, sa: SAEngine, meta: dict[str, str], read_only: bool = False,
+    def __init__(self, path: Path, con: sqlite3.Connection, meta: dict[str, str], read_only: bool = False,
                  lock: "WriteLock | None" = None):
         self.path = Path(path)
-        self._sa = sa
+        self._con = con
+        self._db = threading.RLock()      # the connection is shared by the threads of a host
+        self._sa_engine: Any = None
         self.meta = meta
         self.read_only = read_only
         self._lock = lock          # the one-writer lock (core.writelock), held while open for play
+
+    @property
+    def _sa(self) -> Any:
+        """An SQLAlchemy engine on the same file, created on first use (the LAN host's own table uses it)."""
+        if self._sa_engine is None:
+            from sqlalchemy import create_engine, event
+
+            ro = self.read_only
+            path = self.path
+            self._sa_engine = create_engine("sqlite://", creator=lambda: _connect(path, ro))
+            if not ro:
+                @event.listens_for(self._sa_engine, "connect")
+                def _wal(dbapi_con, _record):  # type: ignore[no-untyped-def]
+                    dbapi_con.isolation_level = ""      # SQLAlchemy manages its own transactions
+        return self._sa_engine
 
     # -- creation / opening -------------------------------------------------
     @classmethod
@@ -224,19 +281,20 @@ class Store:
             con.commit()
         finally:
             con.close()
-        sa = _engine(path)
-        SQLModel.metadata.create_all(sa, tables=[t.__table__ for t in _TABLES])  # type: ignore[attr-defined]
+        con = _connect(path)
         meta = {"app": "Desert Fox Campaign Manager", "schema": str(SCHEMA_VERSION), "scenario": scenario,
                 "seed": str(seed), "dice": dice, "created": f"{time.time():.0f}", "game_id": secrets.token_hex(16)}
         epoch = epoch or EpochRow(n=1, first_seq=1, start=initial_state, start_hash=initial_hash)
-        with Session(sa, expire_on_commit=False) as s:
+        store = cls(path, con, meta, lock=lock)
+        with store._transaction() as c:
+            for ddl in _DDL.values():
+                c.execute(ddl)
             for k, v in meta.items():
-                s.add(Meta(key=k, value=v))
-            s.add(SnapshotRow(seq=0, state=initial_state, hash=initial_hash))
-            s.add(epoch)
-            _put_head(s, HeadRow(seq=0, state=initial_state, hash=initial_hash))
-            s.commit()
-        return cls(path, sa, meta, lock=lock)
+                _insert(c, Meta(key=k, value=v))
+            _insert(c, SnapshotRow(seq=0, state=initial_state, hash=initial_hash))
+            _insert(c, epoch)
+            _insert(c, HeadRow(seq=0, state=initial_state, hash=initial_hash), "INSERT OR REPLACE")
+        return store
 
     @classmethod
     def open(cls, path: Path, read_only: bool = False) -> "Store":
@@ -248,7 +306,7 @@ class Store:
         lock = None if read_only else WriteLock.acquire(path)   # one writer at a time; watchers need no lock
         try:
             meta = inspect_file(path)       # again, now that no other writer can be changing it
-            store = cls(path, _engine(path, read_only), meta, read_only, lock)
+            store = cls(path, _connect(path, read_only), meta, read_only, lock)
             if not read_only and int(meta.get("schema", "1")) < SCHEMA_VERSION:
                 store._upgrade()
         except BaseException:
@@ -259,24 +317,27 @@ class Store:
 
     def _upgrade(self) -> None:
         """Schema 1 -> 2: the head and epoch tables; the epoch of the earlier log has no recorded provenance."""
-        SQLModel.metadata.create_all(self._sa, tables=[HeadRow.__table__, EpochRow.__table__])  # type: ignore[list-item]
         snap0 = self.snapshot(0)
-        with Session(self._sa) as s:
-            if s.get(EpochRow, 1) is None:
-                s.add(EpochRow(n=1, first_seq=1, start=snap0.state, start_hash=snap0.hash,
-                               note="played before the program recorded its version"))
-            s.merge(Meta(key="schema", value=str(SCHEMA_VERSION)))
+        with self._transaction() as c:
+            for t in ("dfd_head", "dfd_epoch"):
+                if not self._has(t):
+                    c.execute(_DDL[t])
+            if c.execute("SELECT 1 FROM dfd_epoch WHERE n = 1").fetchone() is None:
+                _insert(c, EpochRow(n=1, first_seq=1, start=snap0.state, start_hash=snap0.hash,
+                                    note="played before the program recorded its version"))
+            _insert(c, Meta(key="schema", value=str(SCHEMA_VERSION)), "INSERT OR REPLACE")
             if "game_id" not in self.meta:
-                s.merge(Meta(key="game_id", value=secrets.token_hex(16)))
-            s.commit()
-        with self._sa.connect() as con:
-            con.exec_driver_sql(f"PRAGMA user_version={SCHEMA_VERSION}")
-            con.commit()
+                _insert(c, Meta(key="game_id", value=secrets.token_hex(16)), "INSERT OR REPLACE")
+        with self._db:
+            self._con.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self.meta = {**self.meta, "schema": str(SCHEMA_VERSION)}
         self.meta.setdefault("game_id", self.get_meta("game_id"))
 
     def close(self) -> None:
-        self._sa.dispose()
+        with self._db:
+            self._con.close()
+        if self._sa_engine is not None:
+            self._sa_engine.dispose()
         if self._lock is not None:
             self._lock.release()
             self._lock = None
@@ -286,79 +347,116 @@ class Store:
         if self.read_only:
             raise StoreError(f"{self.path}: opened read-only (to watch); it cannot be written")
 
+    class _Tx:
+        def __init__(self, store: "Store"):
+            self.store = store
+
+        def __enter__(self) -> sqlite3.Connection:
+            self.store._db.acquire()
+            try:
+                self.store._con.execute("BEGIN IMMEDIATE")
+            except BaseException:
+                self.store._db.release()
+                raise
+            return self.store._con
+
+        def __exit__(self, typ: Any, exc: Any, tb: Any) -> None:
+            try:
+                if typ is None:
+                    try:
+                        self.store._commit()
+                    except BaseException:
+                        self.store._con.execute("ROLLBACK")
+                        raise
+                else:
+                    self.store._con.execute("ROLLBACK")
+            finally:
+                self.store._db.release()
+
+    def _transaction(self) -> "Store._Tx":
+        """``with store._transaction() as con:`` one transaction, committed at the end or rolled back on error."""
+        return Store._Tx(self)
+
+    def _commit(self) -> None:
+        """The end of every write transaction (a test injects a failing disk here)."""
+        self._con.execute("COMMIT")
+
     def append(self, row: ActionRow, snapshot: SnapshotRow | None = None, head: HeadRow | None = None,
-               extra: tuple[SQLModel, ...] = ()) -> None:
+               extra: tuple[Any, ...] = ()) -> None:
         """Commit one action (its head state, optionally a snapshot and ``extra`` rows) in one transaction."""
         self._writable()
-        with Session(self._sa) as s:
-            s.add(row)
+        with self._transaction() as c:
+            _insert(c, row)
             if snapshot is not None:
-                s.add(snapshot)
+                _insert(c, snapshot)
             for r in extra:
-                s.add(r)
+                _insert(c, r)
             if head is not None:
-                _put_head(s, head)
-            s.commit()
+                _insert(c, head, "INSERT OR REPLACE")
 
     def add_epoch(self, epoch: EpochRow, head: HeadRow) -> None:
         """Begin a new epoch of the log (and its head) in one transaction."""
         self._writable()
-        with Session(self._sa, expire_on_commit=False) as s:
-            s.add(epoch)
-            _put_head(s, head)
-            s.commit()
+        with self._transaction() as c:
+            _insert(c, epoch)
+            _insert(c, head, "INSERT OR REPLACE")
+
+    def add_snapshot(self, snapshot: SnapshotRow) -> None:
+        """Store one more snapshot (of the state after an action already committed)."""
+        self._writable()
+        with self._transaction() as c:
+            _insert(c, snapshot, "INSERT OR REPLACE")
 
     def set_meta(self, key: str, value: str) -> None:
         self._writable()
-        with Session(self._sa) as s:
-            s.merge(Meta(key=key, value=value))
-            s.commit()
+        with self._transaction() as c:
+            _insert(c, Meta(key=key, value=value), "INSERT OR REPLACE")
         self.meta[key] = value
 
     # -- reading ------------------------------------------------------------
+    def _all(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._db:
+            return self._con.execute(sql, args).fetchall()
+
     def get_meta(self, key: str) -> str:
-        with Session(self._sa) as s:
-            row = s.get(Meta, key)
-        return row.value if row is not None else ""
+        rows = self._all("SELECT value FROM dfd_meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else ""
 
     def _has(self, table: str) -> bool:
-        with self._sa.connect() as con:
-            return con.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)).first() \
-                is not None
+        return bool(self._all("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)))
 
     def actions(self, after: int = 0, upto: int | None = None) -> Iterator[ActionRow]:
-        with Session(self._sa) as s:
-            q = select(ActionRow).where(ActionRow.seq > after)
-            if upto is not None:
-                q = q.where(ActionRow.seq <= upto)
-            yield from s.exec(q.order_by(ActionRow.seq))
+        q, args = _select(ActionRow) + " WHERE seq > ?", (after,)
+        if upto is not None:
+            q, args = q + " AND seq <= ?", (after, upto)
+        yield from (ActionRow(*r) for r in self._all(q + " ORDER BY seq", args))
 
     def action(self, seq: int) -> ActionRow | None:
-        with Session(self._sa) as s:
-            return s.get(ActionRow, seq)
+        rows = self._all(_select(ActionRow) + " WHERE seq = ?", (seq,))
+        return ActionRow(*rows[0]) if rows else None
 
     def count(self) -> int:
-        with self._sa.connect() as con:
-            return int(con.exec_driver_sql("SELECT COALESCE(MAX(seq), 0) FROM dfd_action").scalar() or 0)
+        return int(self._all("SELECT COALESCE(MAX(seq), 0) FROM dfd_action")[0][0] or 0)
 
     def snapshot(self, seq: int | None = None, *, at_least: int = 0) -> SnapshotRow:
         """The snapshot at ``seq`` or, by default, the latest one (not before ``at_least``)."""
-        with Session(self._sa) as s:
-            q = select(SnapshotRow)
-            if seq is not None:
-                q = q.where(SnapshotRow.seq == seq)
-            else:
-                q = q.where(SnapshotRow.seq >= at_least).order_by(SnapshotRow.seq.desc())  # type: ignore[attr-defined]
-            row = s.exec(q).first()
-        if row is None:
+        if seq is not None:
+            rows = self._all(_select(SnapshotRow) + " WHERE seq = ?", (seq,))
+        else:
+            rows = self._all(_select(SnapshotRow) + " WHERE seq >= ? ORDER BY seq DESC LIMIT 1", (at_least,))
+        if not rows:
             raise StoreError(f"{self.path}: no snapshot {'at ' + str(seq) if seq is not None else ''}")
-        return row
+        return SnapshotRow(*rows[0])
 
     def latest_snapshot(self, at_least: int) -> SnapshotRow | None:
         try:
             return self.snapshot(at_least=at_least)
         except StoreError:
             return None
+
+    def snapshot_seqs(self) -> list[int]:
+        """The actions after which a snapshot is stored, in order (0 = the initial state)."""
+        return [r[0] for r in self._all("SELECT seq FROM dfd_snapshot ORDER BY seq")]
 
     def initial_state(self) -> bytes:
         return self.snapshot(0).state
@@ -367,22 +465,18 @@ class Store:
         """The stored state after the last action (None in a schema-1 file, which did not keep it)."""
         if not self._has("dfd_head"):
             return None
-        with Session(self._sa) as s:
-            return s.get(HeadRow, 1)
+        rows = self._all(_select(HeadRow) + " WHERE id = 1")
+        return HeadRow(*rows[0]) if rows else None
 
     def epochs(self) -> list[EpochRow]:
         """The epochs in order; a schema-1 file (read-only) has one, of unknown provenance."""
         if self._has("dfd_epoch"):
-            with Session(self._sa) as s:
-                rows = list(s.exec(select(EpochRow).order_by(EpochRow.n)))  # type: ignore[arg-type]
+            rows = [EpochRow(*r) for r in self._all(_select(EpochRow) + " ORDER BY n")]
             if rows:
                 return rows
         snap0 = self.snapshot(0)
         return [EpochRow(n=1, first_seq=1, start=snap0.state, start_hash=snap0.hash,
                          note="played before the program recorded its version")]
-
-
-_TABLES = (Meta, ActionRow, SnapshotRow, HeadRow, EpochRow)
 
 
 def rolls_of(row: ActionRow) -> list[int]:

@@ -12,12 +12,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
-import sqlmodel
 
 from core import provenance
 from core.decisions import Action
 from core.game import Game, verify
-from core.store import StoreError
+from core.store import Store, StoreError
 
 ROOT = Path(__file__).resolve().parent.parent
 WALK = str(Path(__file__).parent / "fixtures" / "walk.toml")
@@ -63,7 +62,7 @@ def test_commit_failure_leaves_game_and_file_identical(tmp_path, monkeypatch, wh
     if where == "append":
         monkeypatch.setattr(g.store, "append", disk_full)
     else:  # inside Store.append's transaction, after the rows were added
-        monkeypatch.setattr(sqlmodel.Session, "commit", disk_full)
+        monkeypatch.setattr(Store, "_commit", disk_full)
     with pytest.raises(sqlite3.OperationalError, match="injected"):
         g.act(action)
     monkeypatch.undo()
