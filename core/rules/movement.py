@@ -207,6 +207,8 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
     must_stop: set[str] = set()
     caps: dict[str, int] = {}                  # per unit: its allowance and EZOC map do not change along the path
     ez_of: dict[tuple[str, bool], dict[Hex, list[str]]] = {}
+    stack_mot = _stack_motorized(moving)       # both change only where units are picked up or dropped off
+    moving_real_cf = any(has_real_cf(u) for u in moving)
     for i, nxt in enumerate(path):
         if cur.distance(nxt) != 1:
             raise IllegalAction(f"{nxt.label} is not adjacent to {cur.label}: a path is a line of contiguous hexes", "13.1")
@@ -221,9 +223,7 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
             break
         if not gm.on_grid(nxt):
             raise IllegalAction(f"{nxt.label} is off the hex grid; units may not leave it except by off-map movement", "13.8")
-        stack_mot = _stack_motorized(moving)
-        real_cf_present = any(has_real_cf(u) for u in moving) or any(
-            has_real_cf(o) for o in state.units_at(nxt.label) if o.side == side)
+        real_cf_present = moving_real_cf or any(has_real_cf(o) for o in state.units_at(nxt.label) if o.side == side)
         for u in moving:
             name = counter_of(u).name
             if u.id in must_stop:
@@ -310,6 +310,9 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
         dropped = set(drop.get(nxt, []))
         if dropped:
             moving = [u for u in moving if u.id not in dropped]
+        if dropped or pickup.get(nxt):
+            stack_mot = _stack_motorized(moving)
+            moving_real_cf = any(has_real_cf(u) for u in moving)
         cur = nxt
     plan.route_flags = route
     plan.notes.append(",".join(sorted(must_stop)))
