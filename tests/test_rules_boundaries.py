@@ -17,14 +17,6 @@ from tests.ground_helpers import engine_at_movement, unit
 P = Hex.parse
 
 
-@pytest.fixture
-def clear():
-    m = tec.GroundMap(default="clear")
-    tec.use_map(m)
-    yield m
-    tec.use_map(None)
-
-
 # --------------------------------------------------------------------------- 10.2 stacking limits
 SIX = [("GE-5Pz", 2), ("GE-8PzL", 2), ("GE-5PzL", 2)]          # 3 x 2 points
 
@@ -34,7 +26,7 @@ def _stack(hex_label: str, extra: list[str]) -> list:
 
 
 @pytest.mark.parametrize("extra,points,over", [([], 6, False), (["GE-Kasta"], 7, True)])
-def test_10_2_six_points_in_a_hex_at_the_limit_seven_over(clear, extra, points, over):
+def test_10_2_six_points_in_a_hex_at_the_limit_seven_over(gm, extra, points, over):
     eng = engine_at_movement(_stack("C1010", extra))
     assert sum(stacking.stacking_points(u) for u in eng.state.units.values()) == points
     assert ("C1010" in stacking.overstacked(eng.state)) is over
@@ -43,8 +35,8 @@ def test_10_2_six_points_in_a_hex_at_the_limit_seven_over(clear, extra, points, 
 
 
 @pytest.mark.parametrize("extra,points,over", [(["IT-132Ariete"], 9, False), (["IT-132Ariete", "GE-Kasta"], 10, True)])
-def test_10_2_nine_points_in_a_city_at_the_limit_ten_over(clear, extra, points, over):
-    clear.set_hex("C1010", "city")
+def test_10_2_nine_points_in_a_city_at_the_limit_ten_over(gm, extra, points, over):
+    gm.set_hex("C1010", "city")
     eng = engine_at_movement(_stack("C1010", extra))
     assert sum(stacking.stacking_points(u) for u in eng.state.units.values()) == points
     assert ("C1010" in stacking.overstacked(eng.state)) is over
@@ -54,7 +46,7 @@ def test_10_2_nine_points_in_a_city_at_the_limit_ten_over(clear, extra, points, 
 
 
 @pytest.mark.parametrize("allied_at,near", [("C1012", True), ("C1013", False)])
-def test_13_5_only_units_within_two_hexes_of_an_enemy_may_react(clear, allied_at, near):
+def test_13_5_only_units_within_two_hexes_of_an_enemy_may_react(gm, allied_at, near):
     units = [unit("GE-5Pz", AXIS, "C1010", steps=2), unit("UK-2SG", ALLIED, allied_at, steps=2)]
     assert P("C1010").distance(P(allied_at)) == (2 if near else 3)
     assert ("UK-2SG" in movement.units_near_enemy(engine_at_movement(units).state, ALLIED)) is near
@@ -86,7 +78,7 @@ def test_13_2_1_rma_is_a_quarter_of_the_printed_ma_rounded_up(uid, printed, rma)
     assert status.printed_ma(u) == printed and status.rma(u) == rma
 
 
-def test_13_2_1_reaction_moves_the_rma_and_not_one_mp_more(clear):
+def test_13_2_1_reaction_moves_the_rma_and_not_one_mp_more(gm):
     # UK-2SG: MA 22 -> RMA 6: six clear hexes at 1 MP each are the limit, a seventh is one MP over
     base = [unit("GE-5Pz", AXIS, "C1010", steps=2)]
     ok = engine_at_movement(base + [unit("UK-2SG", ALLIED, "C1012", steps=2)], phase=7, step=1)
@@ -101,7 +93,7 @@ def test_13_2_1_reaction_moves_the_rma_and_not_one_mp_more(clear):
 # --------------------------------------------------------------------------- 8.2 e) disrupted MA, odd MA
 
 
-def test_8_2_e_a_disrupted_ogs_foot_unit_moves_four_mp_not_five(clear):
+def test_8_2_e_a_disrupted_ogs_foot_unit_moves_four_mp_not_five(gm):
     # UK-69: printed 14, OGS non-motorised 7 (13.2.2), disrupted 7/2 = 3.5 -> 4 (8.2 e)
     def eng():
         return engine_at_movement([unit("UK-69", ALLIED, "C1010", steps=2, ogs=True, disrupted=True),
@@ -118,7 +110,7 @@ def test_8_2_e_a_disrupted_ogs_foot_unit_moves_four_mp_not_five(clear):
 # --------------------------------------------------------------------------- 12.4.1 / 8.2.1 LOS ranges
 
 
-def test_12_4_1_dump_los_seven_mmp_not_eight(clear):
+def test_12_4_1_dump_los_seven_mmp_not_eight(gm):
     st = engine_at_movement([unit("AX-Dump#1", AXIS, "C1001"), unit("GE-5Pz", AXIS, "C1008", steps=2, ogs=True),
                              unit("GE-8PzL", AXIS, "C1009", steps=2, ogs=True)]).state
     assert supply.dump_range(st.units["AX-Dump#1"]) == 7 * tec.EIGHTH
@@ -126,7 +118,7 @@ def test_12_4_1_dump_los_seven_mmp_not_eight(clear):
     assert "C1008" in hexes and "C1009" not in hexes          # 7 clear hexes: in; 8: out
 
 
-def test_8_2_1_disrupted_dump_los_three_mmp_not_four(clear):
+def test_8_2_1_disrupted_dump_los_three_mmp_not_four(gm):
     st = engine_at_movement([unit("AX-Dump#1", AXIS, "C1001", disrupted=True),
                              unit("GE-5Pz", AXIS, "C1004", steps=2, ogs=True),
                              unit("GE-8PzL", AXIS, "C1005", steps=2, ogs=True)]).state
@@ -135,7 +127,7 @@ def test_8_2_1_disrupted_dump_los_three_mmp_not_four(clear):
 
 
 @pytest.mark.parametrize("disrupted,last", [(False, "C1022"), (True, "C1018")])
-def test_12_4_1_msu_extends_the_los_seven_mmp_disrupted_three(clear, disrupted, last):
+def test_12_4_1_msu_extends_the_los_seven_mmp_disrupted_three(gm, disrupted, last):
     st = engine_at_movement([unit("AX-Base#1", AXIS, "C1001", active=True),
                              unit("AX-MSU#1", AXIS, "C1015", disrupted=disrupted)]).state
     lines = supply.supply_lines(st, AXIS)
@@ -144,7 +136,7 @@ def test_12_4_1_msu_extends_the_los_seven_mmp_disrupted_three(clear, disrupted, 
 
 
 @pytest.mark.parametrize("disrupted,last", [(False, "C1015"), (True, "C1008")])
-def test_12_4_1_base_los_fourteen_mmp_disrupted_seven(clear, disrupted, last):
+def test_12_4_1_base_los_fourteen_mmp_disrupted_seven(gm, disrupted, last):
     st = engine_at_movement([unit("AX-Base#1", AXIS, "C1001", active=True, disrupted=disrupted)]).state
     lines = supply.supply_lines(st, AXIS)
     nxt = f"C10{int(last[3:]) + 1:02d}"
@@ -155,7 +147,7 @@ def test_12_4_1_base_los_fourteen_mmp_disrupted_seven(clear, disrupted, last):
 
 
 @pytest.mark.parametrize("enemy,mp", [("UK-KDG", 4), ("UK-2SG", 2)])
-def test_15_3_entering_the_zoc_of_a_recon_superior_enemy_costs_two_mp_more(clear, enemy, mp):
+def test_15_3_entering_the_zoc_of_a_recon_superior_enemy_costs_two_mp_more(gm, enemy, mp):
     # clear 1 MP + EZOC 1 MP (11.4 a); + 2 MP when the enemy recon (KDG) is superior (15.3): 4 MP, not 3
     eng = engine_at_movement([unit("GE-5Pz", AXIS, "C1010", steps=2), unit(enemy, ALLIED, "C1012", steps=2)])
     cost = movement.path_cost(eng.state, AXIS, ["GE-5Pz"], ["C1011"], movement.MoveOptions())
