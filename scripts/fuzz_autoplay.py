@@ -356,8 +356,12 @@ def play(sc: str, seed: int, folder: Path, time_limit: float, max_decisions: int
     try:
         g = Game.new(path, sc, seed, overwrite=True)
         eng = g.engine
-        for cid, c in eng.state.cards.items():      # in effect from the set-up (at-start cards, 5.0; 24.0-33.0)
-            if c.get("status") == "in_play":
+        from core.rules.events import CARDS
+
+        for cid, c in eng.state.cards.items():      # in effect from the set-up (24.0-33.0)
+            # at-start cards set the scenario up and are discarded after it (5.0 At Start Cards)
+            if c.get("status") == "in_play" or (c.get("status") == "discarded" and cid in CARDS
+                                                 and CARDS[cid].kind == "at_start"):
                 REACHED[f"card:{cid}"] += 1
         seen_hashes = {eng.hash()}
         last_gt = eng.state.gt
