@@ -1,7 +1,7 @@
 """The reachability report in CI (issue 16): ``python scripts/fuzz_autoplay.py --all --seeds 1 --report`` plays
 every scenario once through a real ``.dfd`` file and ends with one JSON line; no game may raise, refuse an option
 it offered, fail ``replay --verify``, break an invariant or run out of time.  More seeds run on demand
-(``--seeds 2 3 4``; the ``slow`` test below).
+(``--seeds 2 3 4``: the ``slow`` test below, run with ``pytest -m slow``; every run leaves it out by default).
 
 The names one seed leaves unreached are shown as a warning, not asserted: with one game per scenario, a name
 reached once or twice (a rare card, a transfer between bases) comes and goes whenever a rules change alters the
