@@ -110,6 +110,11 @@ class InitiativeRoll(Procedure):
     def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
         st = eng.state
         roller = st.initiative
+        ultra = st.vars.get("ultra")
+        if ultra and ultra.get("gt") == st.gt and ultra.get("benefit") == "initiative" and "die" not in ultra:
+            # 23.1 ALC-13 (EoP: "Ultra is in play and decides to influence the initiative DR. The Allied player rolls
+            # 1d6"): the die is rolled with the initiative roll, before the 2d6 (initiative_drms.ultra_drm reads it)
+            ultra["die"] = eng.roll(1, "ULTRA influences the initiative DR: the Allied player's 1d6 (23.1 ALC-13)")[0]
         dice = eng.roll(2)
         drms = initiative_drms(eng, roller)
         modified = sum(dice) + sum(d for d, _ in drms)
