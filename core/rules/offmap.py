@@ -123,6 +123,11 @@ def _side_of_generic(cid: str) -> str:
     return AXIS if cid.startswith(("AX-", "GE-", "IT-", "VF-")) else ALLIED
 
 
+def eliminated(u) -> bool:
+    """8.3: an eliminated unit is in its side's Refit Box (with a LOS / LOC) or Destroyed Box (without)."""
+    return u.loc.startswith(("box:Refit", "box:Destroyed"))
+
+
 def remove_unit(eng: Engine, uid: str, rule: str, reason: str) -> None:
     """Take a counter out of the game by a rule that says so (withdrawals 7.4, cards)."""
     u = eng.state.units[uid]

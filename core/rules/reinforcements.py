@@ -390,14 +390,14 @@ def due_withdrawals(eng: Engine) -> list[str]:
                       and _is(u.id, "combat")]
         for uid in units:
             u = st.units.get(uid)
-            if u and u.loc not in (offmap.REMOVED,) and not u.loc.startswith("box:Destroyed") and uid not in out:
+            if u and u.loc not in (offmap.REMOVED,) and not offmap.eliminated(u) and uid not in out:   # 24.2 b
                 out.append(uid)
     return out
 
 
 def _withdrawable(eng: Engine, uid: str) -> bool:
     u = eng.state.units[uid]
-    if u.loc == offmap.NRV or u.loc.startswith(("box:Available", "box:Refit", "track:")):
+    if u.loc == offmap.NRV or u.loc.startswith(("box:Available", "track:")):      # not from the Refit Box: 24.2 b
         return True
     return bool(eng.state.vars.get("axis_allows_withdrawal_gt") == eng.state.gt) and not offmap.is_offmap(u.loc)
 

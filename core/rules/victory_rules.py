@@ -277,23 +277,25 @@ def port_count(eng: Engine, side: str) -> int:
 
 
 def withdrawal_failures(eng: Engine, final: bool = False) -> list[str]:
-    """24.2 a)/b): units listed for withdrawal still present after the end of their GT (eliminated units need
-    one RP each; at the end of the scenario an unpaid RP counts as a failed withdrawal)."""
+    """24.2 a)/b): units listed for withdrawal still present after the end of their GT.  An eliminated unit (in the
+    Refit or the Destroyed Box, 8.3: "Place eliminated units in the owning player's holding boxes") costs one RP
+    instead, charged when found eliminated, whatever its GT; at the end of the scenario an unpaid RP counts as a
+    failed withdrawal (R-WITHDRAW-ELIMINATED)."""
     st = eng.state
     out = []
     for w in st.vars.get("withdrawals", []):
         if w.get("card"):
             continue   # card withdrawals (ALC-26) have their own penalties
-        if w["gt"] > st.gt or (w["gt"] == st.gt and st.phase < 19):
-            continue
+        due = w["gt"] < st.gt or (w["gt"] == st.gt and st.phase >= 19)
         for uid in w.get("units", []):
             u = st.units.get(uid)
-            if u is None or u.loc == offmap.REMOVED:
+            if u is None or u.loc == offmap.REMOVED or uid in st.vars.get("withdrawal_rp_paid", []):
                 continue
-            if u.loc.startswith("box:Destroyed"):
-                _charge_rp(eng, uid)
+            if offmap.eliminated(u):
+                _charge_rp(eng, uid)          # b) "must immediately expend one refit point": at the first check
                 continue
-            out.append(uid)
+            if due:
+                out.append(uid)
     if final and st.vars.get("rp_debt", 0) > 0:
         out.append(f"{st.vars['rp_debt']} unpaid refit point(s)")
     return out
