@@ -119,6 +119,36 @@ class Decision:
                 f"options={self.options!r}, free_kinds={self.free_kinds!r}, context={self.context!r})")
 
 
+#: Per action kind, the arguments it may carry: name -> (accepted types, largest length of a str or list).
+#: ``Engine.check`` refuses an unknown or oversized argument of a listed kind before any procedure sees the
+#: action - the check needs no option list, like the rest of ``Engine.check`` (issue 18; the place for the
+#: LAN's per-kind argument schemas).  Register with :func:`arg_schema` beside the procedure that applies the kind.
+ARG_SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], int]]] = {}
+
+
+def arg_schema(kind: str, **args: tuple[tuple[type, ...], int]) -> None:
+    """Declare the arguments of action ``kind``: ``arg_schema("place", unit=((str,), 64), hex=((str,), 8))``."""
+    ARG_SCHEMAS[kind] = dict(args)
+
+
+def check_args(action: "Action", rule: str) -> None:
+    """Raise IllegalAction when ``action`` carries an argument its kind's schema does not list, of another type,
+    or longer than the schema allows (kinds without a schema are checked by their procedure only)."""
+    schema = ARG_SCHEMAS.get(action.kind)
+    if schema is None:
+        return
+    for name, value in action.args.items():
+        spec = schema.get(name)
+        if spec is None:
+            raise IllegalAction(f"{action.kind} takes no argument {name!r} (it takes: {', '.join(sorted(schema)) or 'none'})",
+                                rule)
+        types, most = spec
+        if not isinstance(value, types) or isinstance(value, bool) and bool not in types:
+            raise IllegalAction(f"{action.kind}: argument {name!r} must be {' or '.join(t.__name__ for t in types)}", rule)
+        if isinstance(value, (str, list)) and len(value) > most:
+            raise IllegalAction(f"{action.kind}: argument {name!r} is longer than {most}", rule)
+
+
 class IllegalAction(ValueError):
     """An action the rules forbid.  ``rule`` is the governing rule number."""
 

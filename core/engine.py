@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable
 
 from core import sequence
 from core.decisions import (
-    ALLIED, AXIS, EITHER, Action, Decision, GameOver, IllegalAction, Option, other,
+    ALLIED, AXIS, EITHER, Action, Decision, GameOver, IllegalAction, Option, check_args, other,
 )
 from core.dice import Dice, SeededDice
 from core.state import Frame, GameState
@@ -313,6 +313,7 @@ class Engine:
                 f"It is the {d.side} player's turn to act ({d.prompt}); the {action.side} player cannot {action.kind} now",
                 d.rule,
             )
+        check_args(action, d.rule)
         if action.kind in d.free_kinds:
             return d
         # sampled options are all of free kinds (Decision.options checks it): the eager ones are enough here

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option
+from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option, arg_schema
 from core.engine import Engine, Procedure, at_game_start, procedure
 from core.hexgrid import Hex, HexLabelError
 from core.state import Frame
@@ -68,6 +68,9 @@ def placement_options(eng: Engine, side: str) -> list[Option]:
     item = pending_placements(eng, side)[0]
     return [Option(action=Action(kind="place", side=side, args={"unit": item["unit"], "hex": h.label}), label=h.label)
             for h in legal_hexes(eng, item)]
+
+
+arg_schema("place", unit=((str,), 64), hex=((str,), 16))    # 3.1: which unit, in which hex
 
 
 @procedure("setup")
