@@ -1011,10 +1011,14 @@ class MainWindow(QMainWindow):
 
     # ================================================================ play
     def _option_origin(self, o: Option) -> str:
-        """Where the units of an option stand ("from L2314"): tells apart options with the same label."""
+        """Which units and from where ("MSU #7 from C0701"): tells apart options with the same label."""
+        from app.names import unit_name
+
         st = self.ctl.state()
-        locs = sorted({st.units[u].loc for u in option_units(o.action) if st is not None and u in st.units})
-        return ("from " + ", ".join(humanize(x) for x in locs)) if locs else ""
+        ids = sorted(u for u in option_units(o.action) if st is not None and u in st.units)
+        locs = sorted({st.units[u].loc for u in ids})
+        names = ", ".join(unit_name(u) for u in ids[:3])
+        return (names + (" from " + ", ".join(humanize(x) for x in locs) if locs else "")).strip()
 
     def choose_option(self, o: Option) -> None:
         self.ctl.act(o.action)
@@ -1391,7 +1395,7 @@ class MainWindow(QMainWindow):
             if d.kind == "combat_retreat" and d.context.get("path"):
                 routes.append((list(d.context["path"]), "#6fa8dc", f"{d.context.get('min', 0)}-{d.context.get('max', 0)} hexes"))
             if self.combat_dlg.dismissed_key != self.combat_dlg.combat_key() and not self.cover.isVisible():
-                if not self.dock_combat.isVisible():
+                if not self.dock_combat.isVisible() or new_combat:
                     self.dock_combat.show()
                     self._raise_dock(self.dock_combat)
             if new_combat and (info.current or {}).get("hexes") and not self.ctl.replaying:
@@ -1475,7 +1479,8 @@ class MainWindow(QMainWindow):
         if moved:
             bits.append("moved this phase: " + self.board.units_text(moved))
         self.inspector.show_units(f"Hex {label}", units, " · ".join(bits) or ("no units" if not units else ""))
-        self._raise_dock(self.dock_inspector)
+        if not self.dock_combat.isVisible():      # during a combat its panel stays in front (tabbed with this one)
+            self._raise_dock(self.dock_inspector)
 
     def _box_clicked(self, box: str) -> None:
         st = self.ctl.state()

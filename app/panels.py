@@ -473,14 +473,14 @@ class LogPanel(QWidget):
             a = e.action
             events = [str(ev) for ev in e.events]
             # the engine's own readable line(s); the raw action only in the tooltip
-            text = f"#{e.seq}  {a.side}: " + (events[0] if events else describe_action(a))
+            text = f"#{e.seq}  {a.side}: " + humanize(events[0] if events else describe_action(a))
             it = QTreeWidgetItem([text])
             it.setData(0, Qt.UserRole, i + 1)
             it.setForeground(0, QColor(theme.SIDE_COLOUR.get(a.side, "#333")).darker(130))
             tip = [f"#{e.seq}  {a.side}: {raw_action(a)}"] + events + ([f"dice: {e.rolls}"] if e.rolls else [])
             it.setToolTip(0, "\n".join(tip))
             for ev in events[1:]:
-                child = QTreeWidgetItem([ev])
+                child = QTreeWidgetItem([humanize(ev)])
                 child.setData(0, Qt.UserRole, i + 1)
                 child.setForeground(0, QColor("#3b3325"))
                 it.addChild(child)
