@@ -309,7 +309,7 @@ class RulesViewer(QDialog):
         if m:
             txt = _ruling(m.group(0))
             if txt:
-                self.text.setHtml(f"<h3>{html.escape(m.group(0))}</h3><pre style='white-space:pre-wrap'>{html.escape(txt)}</pre>")
+                self.text.setMarkdown(f"### {m.group(0)}\n\n" + math_text(txt))    # rulings are Markdown (issue 19)
                 return True
         if self.doc is None:
             self.text.setHtml("<p>The rules text was not found. Set its path in Settings ▸ Rules text file, "
@@ -323,7 +323,7 @@ class RulesViewer(QDialog):
         lines = body.split("\n")
         out = [f"<h2 style='color:#5b4a2f'>{html.escape(lines[0])}</h2>"]
         for ln in lines[1:]:
-            t = html.escape(ln)
+            t = inline_html(ln)
             if not t.strip():
                 continue
             if re.match(r"^\d+(\.\d+)+\s+[A-Z]", ln.strip()):
@@ -340,6 +340,29 @@ class RulesViewer(QDialog):
                 break
         self.setWindowTitle(f"Rules — {sec.number} {sec.title}")
         return True
+
+
+_FRAC = re.compile(r"\\frac\{([^{}]*)\}\{([^{}]*)\}")
+_MATH = re.compile(r"\$([^$\n]+)\$")
+_SYMBOLS = {r"\div": "÷", r"\times": "×", r"\pm": "±", r"\le": "≤", r"\ge": "≥", r"\cdot": "·"}
+_UNICODE_FRACS = {("1", "2"): "½", ("1", "4"): "¼", ("3", "4"): "¾", ("1", "3"): "⅓", ("2", "3"): "⅔"}
+
+
+def math_text(text: str) -> str:
+    """``$1 \\div 4 = \\frac{1}{4}$`` -> ``1 ÷ 4 = ¼``: the rules text's few TeX formulas as plain text."""
+    def one(m: re.Match) -> str:
+        f = _FRAC.sub(lambda x: _UNICODE_FRACS.get((x.group(1).strip(), x.group(2).strip()),
+                                                    f"{x.group(1)}/{x.group(2)}"), m.group(1))
+        for k, v in _SYMBOLS.items():
+            f = f.replace(k, v)
+        return f.strip()
+    return _MATH.sub(one, text)
+
+
+def inline_html(line: str) -> str:
+    """One line of the rules text as HTML: escaped, ``**bold**`` bold, formulas as text (issue 19)."""
+    t = html.escape(math_text(line))
+    return re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", t)
 
 
 def choose_rules_file(parent: QWidget | None, settings: Settings) -> bool:

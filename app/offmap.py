@@ -160,7 +160,7 @@ class OffMapCanvas(QWidget):
         self.placed: list[Placed] = []
         self.trt_rects: dict[int, QRectF] = {}
         self.setMouseTracking(True)
-        self.setMinimumWidth(1100)
+        self.setMinimumWidth(760)
         self.setAcceptDrops(True)
         self._key = None
         self.drop_handler: Callable[[str, str], bool] | None = None
@@ -216,19 +216,19 @@ class OffMapCanvas(QWidget):
         self.state = st
         in_box, on_trt, other = self._assign(st)
         self.on_trt = on_trt
-        W = max(self.width(), 1100)
+        W = max(self.width(), 760)          # never wider than the tab: the whole track, END marker included, in view
         margin, gap = 16.0, 10.0
         y = 14.0
-        # Turn Record Track: two rows of 20 boxes
+        # Turn Record Track: rows of 20 boxes (10 when the tab is narrow), each wide enough for its GT and month
         self.trt_rects = {}
-        cols = 20
+        cols = 20 if W >= 1500 else 10
         bw = (W - 2 * margin - (cols - 1) * 4) / cols
         bh = 62.0
         y += 24
         for gt in range(1, TRT_LAST + 1):
             r, c = divmod(gt - 1, cols)
             self.trt_rects[gt] = QRectF(margin + c * (bw + 4), y + r * (bh + 4), bw, bh)
-        y += 2 * (bh + 4) + 18
+        y += -(-TRT_LAST // cols) * (bh + 4) + 18
         self.placed = []
         self.group_titles: list[tuple[str, QRectF]] = []
         extra_groups = []
@@ -318,9 +318,14 @@ class OffMapCanvas(QWidget):
             m = calendar.month_of(gt)
             p.setFont(small)
             p.setPen(QColor("#5b4a2f"))
+            bold = QFont(small)
+            bold.setBold(True)
+            p.setFont(bold)
             p.drawText(r.adjusted(4, 2, -4, 0), Qt.AlignLeft | Qt.AlignTop, str(gt))
+            p.setFont(small)
             p.setPen(QColor("#8a7a5a"))
-            p.drawText(r.adjusted(4, 2, -4, 0), Qt.AlignRight | Qt.AlignTop, f"{m.name[:3]} {str(m.year)[2:]}")
+            # the month on its own line under the GT number: the two never collide (issue 19)
+            p.drawText(r.adjusted(4, 16, -4, 0), Qt.AlignLeft | Qt.AlignTop, f"{m.name[:3]} {str(m.year)[2:]}")
             chips = []
             if gt == st.gt:
                 chips.append(("GT", "#f4c430", "#2a2722"))

@@ -5,7 +5,9 @@
 Creates a throw-away game (settings and data in a temporary directory), plays
 the set-up through the engine's own options, and grabs: the main window, the
 full map, a zoomed battle area, the off-map display, the cards panel, the
-dashboard and (when the engine offers the ``odds`` query) the combat dialog; then
+dashboard, the supply overlay with its legend, the North African Campaign's turn track, the rules viewer and
+(when the engine offers the ``odds`` query) the move preview with the stacking readout and the docked combat
+panel with its result; then
 hosts the game on this machine (LAN) and grabs the Host dialog (seats, join code,
 key fingerprint) and the window joined to it with the Players and Chat panels.
 """
@@ -33,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["DFD_CONFIG_DIR"] = str(tmp / "config")
     os.environ["DFD_DATA_DIR"] = str(tmp / "data")
 
+    from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
     import app  # noqa: F401  (installs the PySide6/py3.11 workaround)
@@ -88,6 +91,28 @@ def main(argv: list[str] | None = None) -> int:
         qapp.processEvents()
         save(win.tabs.currentWidget(), name)
     win.tabs.setCurrentIndex(0)
+    # the supply overlay (12.0) with its legend in the Layers panel
+    for i in range(win.overlay_list.count()):
+        it = win.overlay_list.item(i)
+        if it.data(Qt.UserRole) == "supply_overlay" and it.flags() & Qt.ItemIsEnabled:
+            it.setCheckState(Qt.Checked)
+    win.view.set_zoom(0.8)
+    win.view.centre_on_hex("C2325")
+    save(win, "supply-overlay.png")
+    for i in range(win.overlay_list.count()):
+        win.overlay_list.item(i).setCheckState(Qt.Unchecked)
+    # the rules viewer (Help > Rule for this prompt), when the rules text is found
+    win.open_rule("14.5")
+    if getattr(win, "_rules", None) is not None:
+        win._rules.resize(1000, 700)
+        save(win._rules, "rules-viewer.png")
+        win._rules.close()
+    # the North African Campaign's Turn Record Track (GT 1 to the END marker)
+    win.ctl.new_game(tmp / "nac.dfd", "north-african-campaign", seed=args.seed)
+    win.cover.hide()
+    win.tabs.setCurrentIndex(1)
+    save(win.tabs.currentWidget(), "turn-track-nac.png")
+    win.tabs.setCurrentIndex(0)
     win.close()
     battle(qapp, tmp, args.out, shots)
     lan(qapp, tmp, args.out, shots, args.scenario, args.seed)
@@ -131,7 +156,7 @@ def battle(qapp, tmp: Path, out: Path, shots: list[Path]) -> None:
     win.view.centre_on_hex("C0704")
     win.hex_clicked("C0702", None)
     win._hovered("C0705")
-    save(win, "move-preview.png")
+    save(win, "move-preview.png")                  # selected stack, route, status bar and the stacking readout
     win.hex_clicked("C0705", None)                 # one-click move along the engine's route
     choose("End the Movement Phase")
     choose("End the Reaction Phase")
@@ -141,7 +166,7 @@ def battle(qapp, tmp: Path, out: Path, shots: list[Path]) -> None:
         it = win.overlay_list.item(i)
         if it.data(Qt.UserRole) == "odds" and it.flags() & Qt.ItemIsEnabled:
             it.setCheckState(Qt.Checked)
-    win.combat_dlg.hide()
+    win.dock_combat.hide()
     win.view.set_zoom(1.6)
     win.view.centre_on_hex("C0705")
     win.selected_hex = "C0705"
@@ -157,9 +182,9 @@ def battle(qapp, tmp: Path, out: Path, shots: list[Path]) -> None:
         else:
             break
     win.refresh()
-    win.combat_dlg.resize(900, 900)
-    win.combat_dlg.show()
-    save(win.combat_dlg, "combat-dialog.png")
+    win.view.set_zoom(1.3)
+    win.view.centre_on_hex("C0705")
+    save(win, "combat-panel.png")                  # the docked combat panel beside the map, its result on top
     win.close()
 
 

@@ -480,3 +480,33 @@ def test_an_attack_without_a_real_loss_or_retreat_choice_takes_few_clicks(qtbot,
                [(p[0], "combat_loss") for p in w.ctl.passed if "step" in p[2]] + [(s, k) for s, k, _n in asked])
     loss_or_retreat = sum(1 for _s, k, _n in asked if k in ("combat_morale", "combat_loss", "combat_retreat", "combat_advance"))
     assert clicks - loss_or_retreat <= 4            # the issue's target: at most 4 without a loss, retreat or advance choice
+
+
+# ============================================================================ cosmetic
+
+
+def test_rules_text_formulas_and_bold_render():
+    from app.dialogs import inline_html, math_text
+
+    assert math_text(r"$1 \div 4 = \frac{1}{4}$") == "1 ÷ 4 = ¼"
+    assert inline_html(r"**Q**: a < b, $\frac{1}{2}$") == "<b>Q</b>: a &lt; b, ½"
+
+
+def test_turn_track_fits_the_tab_with_the_end_marker_and_no_collisions(qtbot, dirs):
+    """The North African Campaign: every GT box of the track, END included, inside a 900-pixel tab."""
+    from app.offmap import TRT_LAST, OffMapCanvas
+
+    w = game_window(qtbot, dirs / "nac.dfd", "north-african-campaign")
+    canvas = w.offmap.canvas
+    assert isinstance(canvas, OffMapCanvas)
+    canvas.resize(900, canvas.height())
+    canvas.set_state(w.ctl.state())
+    assert w.ctl.state().end_gt <= TRT_LAST
+    assert all(r.right() <= 900 for r in canvas.trt_rects.values())
+    assert min(r.width() for r in canvas.trt_rects.values()) >= 60     # "12" and "Jun 41" on two lines fit
+
+
+def test_refusal_glyph_is_a_common_one(qtbot, win):
+    w = win
+    w._refused("a test refusal", "13.1")
+    assert w.prompt.refusal.text().startswith("✖ Refused:") and "⛔" not in w.prompt.refusal.text()
