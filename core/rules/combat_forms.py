@@ -129,10 +129,15 @@ def battle_marker_options(eng: Engine, frame: Frame, side: str, limit: int = 4) 
 
     st = eng.state
     out: list[Option] = []
+    near_enemy: dict[str, bool] = {}                   # per hex: the units of one stack share the answer
     for u in sorted(st.units_of(side), key=lambda x: x.id):
         if len(out) >= limit:
             break
-        if u.flags.get("battle") or movement.hex_of(u) is None or not combat.enemy_hexes_adjacent(st, side, u.loc):
+        if u.flags.get("battle") or movement.hex_of(u) is None:
+            continue
+        if u.loc not in near_enemy:
+            near_enemy[u.loc] = bool(combat.enemy_hexes_adjacent(st, side, u.loc))
+        if not near_enemy[u.loc]:
             continue
         for form in ("deliberate", "mobile"):
             if battle_marker_refusal(eng, frame, side, u.id, form) is None:
