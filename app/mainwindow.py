@@ -1170,8 +1170,9 @@ class MainWindow(QMainWindow):
         done = moved_units(self.ctl.state())
         units = [u for u in self._stack_units(self.selected_hex, side=d.side) if u not in done]
         if self.orders.where == self.selected_hex and self.orders.checks:
-            return [u for u in units if u in set(self.orders.checked_units())]     # a split stack (13.1)
-        return units
+            units = [u for u in units if u in set(self.orders.checked_units())]     # a split stack (13.1)
+        # a dump (no movement allowance) would stop the whole stack: it stays; the MSUs and units move (12.2, 13.0)
+        return [u for u in units if has_ma(u)]
 
     def reach(self) -> tuple[dict[str, float], dict[str, list[str]]]:
         """The engine's reachable hexes (MP) for the selected stack, and the paths when the engine gives them."""

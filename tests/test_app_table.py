@@ -510,3 +510,14 @@ def test_refusal_glyph_is_a_common_one(qtbot, win):
     w = win
     w._refused("a test refusal", "13.1")
     assert w.prompt.refusal.text().startswith("✖ Refused:") and "⛔" not in w.prompt.refusal.text()
+
+
+def test_a_stack_with_a_dump_still_gets_its_reachable_hexes(qtbot, dirs):
+    """A dump (no movement allowance) in the stack stays behind; the units with one get their reachable hexes."""
+    w = game_window(qtbot, dirs / "blank.dfd", "sonnenblume")
+    start_game(qtbot, w, dirs, "dump", gt10_scenario("dump-test", 96, "Dump test", [("AX-Dump", "C0701"), ("GE-5Pz", "C0701"), ("UK-KDG", FAR)]))
+    to_movement(qtbot, w)
+    click_hex(qtbot, w, "C0701")                      # the base, a dump and 5 Pz
+    assert any("Dump" in u for u in w._stack_units("C0701"))
+    assert "GE-5Pz" in w._movers(w.ctl.pending()) and not any("Dump" in u for u in w._movers(w.ctl.pending()))
+    assert w.scene.reach.cells
