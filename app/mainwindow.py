@@ -777,7 +777,14 @@ class MainWindow(QMainWindow):
         box.show()
 
     def _initial_view(self) -> None:
+        """The first view: the current decision's map targets (the set-up hexes...), else the units on the map."""
         st = self.ctl.state()
+        targets = [geo.rec_of(h) for h in self._map_options(self.ctl.pending())]
+        hexes = [h for h in targets if h is not None]
+        if hexes:
+            self.view.set_zoom(0.85)
+            self.view.centerOn(sum(h.x for h in hexes) / len(hexes), sum(h.y for h in hexes) / len(hexes))
+            return
         hexes = [geo.rec_of(u.loc) for u in st.units.values()] if st else []
         hexes = [h for h in hexes if h is not None]
         if hexes:
@@ -826,6 +833,11 @@ class MainWindow(QMainWindow):
             self.logpanel.rebuild(log, self.ctl.headings(), start=self.ctl._base)
             self._fill_overlays()
         self.logpanel.show_position(self.ctl.replay_index, len(log))
+        if self.ctl.replaying and self.ctl.replay_index != getattr(self, "_replay_shown", None):
+            self._replay_shown = self.ctl.replay_index
+            self._pan_to_action(self.ctl.replay_index)
+        elif not self.ctl.replaying:
+            self._replay_shown = None
         self.a_replay.setChecked(self.ctl.replaying)
         self.a_undo.setEnabled(self.ctl.undo_side() is not None)
         side = self.ctl.undo_side()
@@ -844,6 +856,20 @@ class MainWindow(QMainWindow):
             watching = " (watching, read-only)" if getattr(self.ctl, "watching", False) else ""
             self.setWindowTitle(f"{self.ctl.path.name}{watching} — {title} — Desert Fox Campaign Manager")
             self.file_label.setText(f"{self.ctl.path}{watching}  ·  {len(log)} actions  ·  #{self.ctl.hash()[:10]}")
+
+    def _pan_to_action(self, index: int | None) -> None:
+        """Replay: centre the map on the hexes the action just replayed names (its path's end, hex, attack)."""
+        log = self.ctl.log()
+        if not index or index > len(log):
+            return
+        a = log[index - 1].action
+        where = option_target(a) or next(iter(a.args.get("hexes") or []), None)
+        if where is None:
+            st = self.ctl.state()
+            locs = [st.units[u].loc for u in option_units(a) if st is not None and u in st.units]
+            where = next((x for x in locs if geo.rec_of(x) is not None), None)
+        if where is not None and geo.rec_of(str(where)) is not None:
+            self._keep_in_view([str(where)])
 
     def _refresh_tabs(self) -> None:
         st = self.ctl.state()

@@ -521,3 +521,18 @@ def test_a_stack_with_a_dump_still_gets_its_reachable_hexes(qtbot, dirs):
     assert any("Dump" in u for u in w._stack_units("C0701"))
     assert "GE-5Pz" in w._movers(w.ctl.pending()) and not any("Dump" in u for u in w._movers(w.ctl.pending()))
     assert w.scene.reach.cells
+
+
+def test_replay_pans_to_each_action(qtbot, win):
+    w = win
+    click_hex(qtbot, w, STACK)
+    click_hex(qtbot, w, "C0703")
+    n = len(w.ctl.log())
+    w.view.centre_on_hex("C2331")                     # far away (Tobruk)
+    w.ctl.set_replay(n)                               # the move just replayed
+    from app import geometry as geo
+
+    vis = w.view.mapToScene(w.view.viewport().rect()).boundingRect()
+    rec = geo.rec_of("C0703")
+    assert vis.contains(rec.x, rec.y)
+    w.ctl.set_replay(None)
