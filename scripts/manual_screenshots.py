@@ -150,7 +150,7 @@ def walk_turn(win, ctl) -> None:
         hit = next((b for p, b in TURN if fnmatchcase(d.prompt, p)), None)
         assert hit is not None, f"GT {st.gt}: the manual does not quote the prompt {d.prompt!r} ({d.rule}), " \
                                 f"options {[o.label for o in d.options]}"
-        if d.prompt == "Deploy AX-Dump#1 (7 waiting)":
+        if d.prompt == "Deploy AX-Dump#1 (9 waiting)":
             expect(ctl, d.prompt, options=("Hold AX-Dump#1 off-map (7.1)", "AX-Dump#1 to C0701", "AX-Dump#1 to box:Italy"))
         if d.kind == "events":
             assert any(o.label.startswith("Play A") for o in d.options), [o.label for o in d.options]
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     dlg = NewGameDialog(win, tmp / "data")
     row = next(i for i in range(dlg.list.count()) if dlg.list.item(i).data(Qt.UserRole) == SCENARIO)
     dlg.list.setCurrentRow(row)
-    dlg.seed.setValue(SEED)
+    dlg.seed.setText(str(SEED))
     dlg._show()
     dlg.path.setText("/home/player/Documents/sonnenblume.dfd")
     dlg.show()

@@ -416,7 +416,6 @@ def play_gt11(qtbot, w) -> dict:
     return {"covers": covers, "clicks": clicks, "decisions": decisions, "passed": len(w.ctl.passed)}
 
 
-@pytest.mark.slow
 def test_scripted_hotseat_gt11_counts_hand_overs_and_clicks(qtbot, dirs):
     """The numbers docs/app.md reports: GT 11 of Sonnenblume played as a hotseat game with the pass answers,
     the setting off (as before issue 19) and on."""
