@@ -81,7 +81,13 @@ def _two_step(uid: str) -> bool:
 def _cmd_show(args: argparse.Namespace) -> int:
     from core.game import Game
 
-    g = Game.open(args.file, read_only=True)   # showing a game never writes to it (nor waits for its player)
+    from core.game import why_unopenable
+
+    try:
+        g = Game.open(args.file, read_only=True)   # showing a game never writes to it (nor waits for its player)
+    except Exception as exc:  # noqa: BLE001 - explained in one sentence naming the file (issue 14), no traceback
+        print(f"dfd: {why_unopenable(args.file, exc)}", file=sys.stderr)
+        return 2
     doc = describe(g)
     doc["epoch"], doc["note"] = g.epoch.n, g.note
     g.close()

@@ -262,6 +262,12 @@ class Game:
         changed = not provenance.current().same_as(_provenance(cur))
         if rep.bad is None and not changed:
             eng.dice = SeededDice() if seeded else recorded
+            head = store.head()
+            if not store.read_only and (head is None or head.seq != len(rows) or head.hash != eng.hash()
+                                        or _sha(head.state) != head.hash):
+                # the replay proves the state at the end of the log: keep the head the next epoch would need
+                state = eng.state.encode()
+                store.put_head(HeadRow(seq=len(eng.log), state=state, hash=_sha(state)))
             game = cls(store, eng, epochs)
             game.base = (base, base_state)
             game._cadence = dataclasses.replace(game._cadence, cost=replay_cost)   # what this open replayed

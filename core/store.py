@@ -407,6 +407,12 @@ class Store:
         with self._transaction() as c:
             _insert(c, snapshot, "INSERT OR REPLACE")
 
+    def put_head(self, head: HeadRow) -> None:
+        self._writable()
+        with Session(self._sa) as s:
+            _put_head(s, head)
+            s.commit()
+
     def set_meta(self, key: str, value: str) -> None:
         self._writable()
         with self._transaction() as c:

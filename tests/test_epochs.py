@@ -155,6 +155,42 @@ def test_changed_data_file_continues_as_an_epoch(tmp_path):
     assert r2.returncode == 0 and r2.stdout.split(" ", 1)[0] == "2", r2.stderr
 
 
+def test_a_move_the_corrected_data_forbid_stays_made_and_verify_says_so(tmp_path):
+    """A logged action the new data no longer allow is never re-applied: it stays as played, and verify reports
+    where the new program stops reproducing the old epoch (docs/architecture.md, "Epochs")."""
+    import random
+
+    p = tmp_path / "campaign.dfd"
+    g = Game.new(p, WALK, seed=37)
+    rng = random.Random(3)
+    for _ in range(35):
+        g.act(rng.choice(g.engine.pending().options).action)
+    long_move = next(e for e in g.engine.log if e.action.kind == "move" and e.action.args["units"] == ["GE-5Pz"])
+    assert len(long_move.action.args["path"]) > 4
+    where = g.state.units["GE-5Pz"].loc
+    g.close()
+    tree = copy_program(tmp_path / "updated")
+    csv = tree / "resources" / "counters" / "axis.csv"
+    text = csv.read_text(encoding="utf-8")
+    old_row = next(line for line in text.splitlines() if line.startswith("GE-5Pz,"))
+    cols = old_row.split(",")
+    assert cols[15] == "22"          # the ma column
+    cols[15] = "4"                    # a corrected movement allowance far below the move already made
+    csv.write_text(text.replace(old_row, ",".join(cols)), encoding="utf-8")
+    r = run_in(tree, "-c", CONTINUE, str(p))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split(" ", 1)[0] == "2"
+    g = Game.open(p, read_only=True)
+    assert g.engine.log[long_move.seq - 1].action == long_move.action     # the move stays in the log as made
+    assert g.epochs[1].from_seq == 35
+    g.close()
+    v = run_in(tree, "-m", "app.cli", "replay", str(p), "--verify")
+    assert v.returncode == 0, v.stdout + v.stderr
+    assert (f"reproduces {long_move.seq - 1} of its 35 actions from its start; from action #{long_move.seq} on "
+            f"(it is refused:") in v.stdout
+    assert where != "C0702"
+
+
 # -- 3. a changed rule (no new version number): the divergence starts a new epoch ------------------------------
 
 def flip_ghibli(monkeypatch):
@@ -317,3 +353,63 @@ def test_undo_does_not_reach_into_an_earlier_epoch(tmp_path, monkeypatch):
     with pytest.raises(Exception, match="Nothing to take back"):
         g.act(Action(kind="undo", side=side))
     g.close()
+
+
+# -- 5. a file that cannot be opened is explained in one sentence ---------------------------------------------
+
+def test_dfd_show_explains_every_unopenable_file_in_one_sentence(tmp_path):
+    good = tmp_path / "good.dfd"
+    g = Game.new(good, WALK, seed=35)
+    play(g, 20)
+    g.close()
+    data = good.read_bytes()
+    cases = {
+        "missing.dfd": None,
+        "letter.dfd": b"Dear Erwin,",
+        "cut.dfd": data[: len(data) // 2],
+    }
+    newer = tmp_path / "newer.dfd"
+    newer.write_bytes(data)
+    con = sqlite3.connect(newer)
+    con.execute("PRAGMA user_version=99")
+    con.commit()
+    con.close()
+    damaged = tmp_path / "damaged.dfd"
+    damaged.write_bytes(data)
+    con = sqlite3.connect(damaged)
+    con.execute("UPDATE dfd_epoch SET start = X'00'")     # the state the log starts from is unreadable
+    con.commit()
+    con.close()
+    paths = [newer, damaged]
+    for name, content in cases.items():
+        p = tmp_path / name
+        if content is not None:
+            p.write_bytes(content)
+        paths.append(p)
+    reasons = []
+    for p in paths:
+        r = subprocess.run([sys.executable, "-m", "app.cli", "show", str(p)], check=False, capture_output=True,
+                           text=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2 and len(lines) == 1 and r.stdout == "", (p, r.stderr)
+        assert lines[0].startswith(f"dfd: {p}: ") and "Traceback" not in r.stderr
+        reasons.append(lines[0])
+    newer_r, damaged_r, missing_r, letter_r, cut_r = reasons
+    assert "newer version" in newer_r and "no such file" in missing_r
+    assert "not a Desert Fox game file" in letter_r and "damaged or truncated" in cut_r
+    assert "the state at action #0 is not a valid game state" in damaged_r
+
+
+def test_a_stale_head_is_rewritten_from_the_replayed_state(tmp_path):
+    p = tmp_path / "g.dfd"
+    g = Game.new(p, WALK, seed=36)
+    play(g, 12)
+    h = g.engine.hash()
+    g.close()
+    con = sqlite3.connect(p)
+    con.execute("UPDATE dfd_head SET state = X'00', hash = 'x'")
+    con.commit()
+    con.close()
+    assert not verify(p).ok
+    Game.open(p).close()          # the log replays to its end: the head is written again from that state
+    assert verify(p).ok and Game.open(p, read_only=True).engine.hash() == h

@@ -87,3 +87,31 @@ def test_dfd_new_picks_a_secret_seed_and_does_not_print_it(tmp_path, capsys):
         assert "secret" in out
     finally:
         g.close()
+
+
+def test_a_host_started_after_a_program_update_serves_the_new_epoch(tmp_path, monkeypatch):
+    import dataclasses
+
+    from core import provenance
+    from core.game import verify
+
+    t = Table.new(tmp_path, SEATS, seed=SEED)
+    try:
+        g = Game.open(t.path)
+        for _ in range(20):
+            g.act(g.engine.pending().options[0].action)
+        g.close()
+        now = provenance.current()
+        monkeypatch.setattr(provenance, "current", lambda: dataclasses.replace(now, version="9.9.9"))
+        t.start_host()
+        assert len(t.host.game.epochs) == 2 and "epoch 2" in t.host.game.note
+        clients = t.connect_all()
+        converge(clients, t.host.seq)
+        assert all(c.welcome.catchup == "snapshot" and c.seq == 20 for c in clients)
+        play(t, 15)
+        converge(clients, t.host.seq)
+        for c in clients:
+            assert c.mismatches == [] and c.hash() == t.host.hash() and c.engine.state.seed == 0
+    finally:
+        t.close()
+    assert verify(t.path).ok
