@@ -55,5 +55,5 @@ def run() -> list[tuple]:
 
         t0 = time.perf_counter()
         rep = verify(path)
-        rows.append((f"replay --verify {n} actions", time.perf_counter() - t0, "s", rep.message))
+        rows.append((f"replay --verify {n} actions", time.perf_counter() - t0, "s", rep.message.splitlines()[0]))
     return rows

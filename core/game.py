@@ -289,17 +289,16 @@ class Game:
 
         head = store.head()
         lost = ""
-        if head is not None and head.seq == last and head.hash == hash_after(last):
-            if _sha(head.state) != head.hash:
-                raise StoreError(f"{path}: the file's last state does not match its log (the file is damaged)")
+        if (head is not None and head.seq == last and head.hash == hash_after(last)
+                and _sha(head.state) == head.hash):
             cont, from_seq = head.state, last
         elif rep.bad is None:
             cont, from_seq = reproduced_state, last          # every action reproduced: the same state
         else:
-            # a schema-1 file (no head) whose log this program no longer reproduces to its end
+            # no usable head (a schema-1 file, or a damaged one) and a log this program no longer reproduces
             cont, from_seq = rep.last_good, rep.bad - 1
-            lost = (f"; this file was saved before the program kept its last state, so actions #{rep.bad}-#{last} "
-                    f"stay in the file but are not on the board")
+            lost = (f"; this file does not hold its last state (it was saved before the program kept it), so actions "
+                    f"#{rep.bad}-#{last} stay in the file but are not on the board")
         what = prov.change_from(_provenance(cur))
         if rep.bad is not None and not what:
             what = (f"the program's rules (action #{rep.bad} no longer replays as it was played: {rep.why}; "
