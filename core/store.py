@@ -408,10 +408,10 @@ class Store:
             _insert(c, snapshot, "INSERT OR REPLACE")
 
     def put_head(self, head: HeadRow) -> None:
+        """Rewrite the head alone (when a replay proved the state at the end of the log)."""
         self._writable()
-        with Session(self._sa) as s:
-            _put_head(s, head)
-            s.commit()
+        with self._transaction() as c:
+            _insert(c, head, "INSERT OR REPLACE")
 
     def set_meta(self, key: str, value: str) -> None:
         self._writable()
