@@ -48,24 +48,20 @@ class _RecordedDice:
         return self.queue.pop(0)
 
 
-def public_hash(state: GameState) -> str:
-    """The state hash without the seed: what LAN clients, who never see the seed, verify (issue 14)."""
-    seed = state.seed
-    state.seed = 0
-    try:
-        return state.hash()
-    finally:
-        state.seed = seed
-
-
 def public_state(state: GameState) -> bytes:
-    """The state's canonical JSON with the seed blanked (0): the only state a LAN client receives."""
+    """The state's canonical JSON with the seed blanked (0): the only state a LAN client receives (issue 14)."""
     seed = state.seed
     state.seed = 0
     try:
         return state.encode()
     finally:
         state.seed = seed
+
+
+def public_hash(state: GameState) -> str:
+    """The state hash without the seed: what LAN clients, who never see the seed, verify (issue 14).  It equals
+    ``GameState.hash()`` of the state a client holds (:func:`public_state`)."""
+    return hashlib.sha256(public_state(state)).hexdigest()
 
 
 @dataclass

@@ -3,7 +3,6 @@ sentence; a campaign opened after a change of rules or data says it continues as
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sqlite3
 
@@ -15,20 +14,10 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import Qt  # noqa: E402
 
+from tests.test_app_crash import handler  # noqa: E402,F401
 from tests.test_app_play import PZ, button, move_by_clicks, start_to_movement, win  # noqa: E402,F401
 
 pytestmark = pytest.mark.gui
-
-
-@pytest.fixture
-def handler(win):
-    from app import crash
-
-    h = crash.install(lambda: win)
-    yield h
-    h.uninstall()
-    for b in list(h.dialogs):
-        b.close()
 
 
 @pytest.mark.qt_no_exception_capture
@@ -81,14 +70,13 @@ def test_an_unopenable_file_is_explained_in_one_sentence(qtbot, dirs, monkeypatc
 
 def test_a_campaign_opened_after_a_program_update_says_it_continues(qtbot, win, monkeypatch):
     from app.mainwindow import MainWindow
-    from core import provenance
+    from tests.test_epochs import updated_program
 
     w = win
     start_to_movement(qtbot, w)
     path, h = w.ctl.path, w.ctl.hash()
     w.close()
-    now = provenance.current()
-    monkeypatch.setattr(provenance, "current", lambda: dataclasses.replace(now, version="9.9.9"))
+    now = updated_program(monkeypatch)
     w2 = MainWindow()
     qtbot.addWidget(w2)
     assert w2.open_path(path)

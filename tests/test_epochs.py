@@ -18,16 +18,14 @@ from core.decisions import Action
 from core.game import Game, verify
 from core.store import Store, StoreError
 
-ROOT = Path(__file__).resolve().parent.parent
-WALK = str(Path(__file__).parent / "fixtures" / "walk.toml")
+from tests.test_store import ROOT, WALK, play
 
 
-def play(g: Game, n: int) -> None:
-    for _ in range(n):
-        d = g.engine.pending()
-        if d is None:
-            return
-        g.act(d.options[0].action)
+def updated_program(monkeypatch, version: str = "9.9.9") -> provenance.Provenance:
+    """Pretend this program is another version; returns the real provenance."""
+    now = provenance.current()
+    monkeypatch.setattr(provenance, "current", lambda: dataclasses.replace(now, version=version))
+    return now
 
 
 def files_digest(p: Path) -> str:
@@ -250,8 +248,7 @@ def test_a_program_update_is_an_epoch_boundary_even_when_everything_replays(tmp_
     play(g, 12)
     h = g.engine.hash()
     g.close()
-    now = provenance.current()
-    monkeypatch.setattr(provenance, "current", lambda: dataclasses.replace(now, version="9.9.9"))
+    now = updated_program(monkeypatch)
     g = Game.open(p)
     assert len(g.epochs) == 2 and g.engine.hash() == h
     assert g.note.startswith(f"The program ({now.version} → 9.9.9) changed since g.dfd was last played")
@@ -266,8 +263,7 @@ def test_verify_fails_when_the_epoch_chain_is_broken(tmp_path, monkeypatch):
     g = Game.new(p, WALK, seed=25)
     play(g, 10)
     g.close()
-    now = provenance.current()
-    monkeypatch.setattr(provenance, "current", lambda: dataclasses.replace(now, version="9.9.9"))
+    updated_program(monkeypatch)
     Game.open(p).close()
     con = sqlite3.connect(p)
     con.execute("UPDATE dfd_epoch SET from_hash = 'x' WHERE n = 2")
@@ -330,8 +326,7 @@ def test_read_only_open_of_a_changed_game_writes_nothing(tmp_path, monkeypatch):
     play(g, 8)
     g.close()
     before = files_digest(p)
-    now = provenance.current()
-    monkeypatch.setattr(provenance, "current", lambda: dataclasses.replace(now, version="9.9.9"))
+    updated_program(monkeypatch)
     g = Game.open(p, read_only=True)
     assert "opening it to play continues it" in g.note and len(g.epochs) == 1
     with pytest.raises(StoreError, match="read-only"):
@@ -346,8 +341,7 @@ def test_undo_does_not_reach_into_an_earlier_epoch(tmp_path, monkeypatch):
     play(g, 3)
     side = g.engine.log[-1].action.side
     g.close()
-    now = provenance.current()
-    monkeypatch.setattr(provenance, "current", lambda: dataclasses.replace(now, version="9.9.9"))
+    updated_program(monkeypatch)
     g = Game.open(p)
     assert not g.engine.can_undo(side)
     with pytest.raises(Exception, match="Nothing to take back"):

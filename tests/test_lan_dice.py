@@ -90,10 +90,8 @@ def test_dfd_new_picks_a_secret_seed_and_does_not_print_it(tmp_path, capsys):
 
 
 def test_a_host_started_after_a_program_update_serves_the_new_epoch(tmp_path, monkeypatch):
-    import dataclasses
-
-    from core import provenance
     from core.game import verify
+    from tests.test_epochs import updated_program
 
     t = Table.new(tmp_path, SEATS, seed=SEED)
     try:
@@ -101,8 +99,7 @@ def test_a_host_started_after_a_program_update_serves_the_new_epoch(tmp_path, mo
         for _ in range(20):
             g.act(g.engine.pending().options[0].action)
         g.close()
-        now = provenance.current()
-        monkeypatch.setattr(provenance, "current", lambda: dataclasses.replace(now, version="9.9.9"))
+        updated_program(monkeypatch)
         t.start_host()
         assert len(t.host.game.epochs) == 2 and "epoch 2" in t.host.game.note
         clients = t.connect_all()
