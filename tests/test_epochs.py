@@ -21,6 +21,19 @@ from core.store import Store, StoreError
 from tests.test_store import ROOT, WALK, play
 
 
+def saved(p: Path, seed: int, n: int) -> tuple[str, list]:
+    """A walk game with ``n`` actions saved in ``p`` (and closed): its hash and its log."""
+    g = Game.new(p, WALK, seed=seed)
+    play(g, n)
+    out = g.engine.hash(), list(g.engine.log)
+    g.close()
+    return out
+
+
+def rolls_in(log: list) -> list[int]:
+    return [e.seq for e in log if e.action.kind == "roll_initiative"]
+
+
 def updated_program(monkeypatch, version: str = "9.9.9") -> provenance.Provenance:
     """Pretend this program is another version; returns the real provenance."""
     now = provenance.current()
@@ -91,6 +104,19 @@ def copy_program(dst: Path) -> Path:
     return dst
 
 
+def program_with_corrected_counter(dst: Path, uid: str, *, column: int, was: str, now: str) -> Path:
+    """A copy of this program whose resources/counters/axis.csv has ``now`` in ``column`` of ``uid``'s row."""
+    tree = copy_program(dst)
+    csv = tree / "resources" / "counters" / "axis.csv"
+    text = csv.read_text(encoding="utf-8")
+    old_row = next(line for line in text.splitlines() if line.startswith(f"{uid},"))
+    cols = old_row.split(",")
+    assert cols[column] == was
+    cols[column] = now
+    csv.write_text(text.replace(old_row, ",".join(cols)), encoding="utf-8")
+    return tree
+
+
 def run_in(tree: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *args], check=False, capture_output=True, text=True, cwd=tree,
                           env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "QT_QPA_PLATFORM": "offscreen"})
@@ -114,14 +140,8 @@ def test_changed_data_file_continues_as_an_epoch(tmp_path):
     play(g, 30)
     played_hash, n = g.engine.hash(), len(g.engine.log)
     g.close()
-    tree = copy_program(tmp_path / "updated")
-    csv = tree / "resources" / "counters" / "axis.csv"
-    text = csv.read_text(encoding="utf-8")
-    old_row = next(line for line in text.splitlines() if line.startswith("GE-5Pz,"))
-    cols = old_row.split(",")
-    assert cols[11] == "9"          # the cf column (docs/manual.md chapter 13)
-    cols[11] = "10"                  # the player corrects GE-5Pz's CF to match a printed counter
-    csv.write_text(text.replace(old_row, ",".join(cols)), encoding="utf-8")
+    # the player corrects GE-5Pz's CF (the cf column, docs/manual.md chapter 13) to match a printed counter
+    tree = program_with_corrected_counter(tmp_path / "updated", "GE-5Pz", column=11, was="9", now="10")
 
     shown = run_in(tree, "-m", "app.cli", "show", str(p))
     assert shown.returncode == 0, shown.stderr
@@ -167,14 +187,8 @@ def test_a_move_the_corrected_data_forbid_stays_made_and_verify_says_so(tmp_path
     assert len(long_move.action.args["path"]) > 4
     where = g.state.units["GE-5Pz"].loc
     g.close()
-    tree = copy_program(tmp_path / "updated")
-    csv = tree / "resources" / "counters" / "axis.csv"
-    text = csv.read_text(encoding="utf-8")
-    old_row = next(line for line in text.splitlines() if line.startswith("GE-5Pz,"))
-    cols = old_row.split(",")
-    assert cols[15] == "22"          # the ma column
-    cols[15] = "4"                    # a corrected movement allowance far below the move already made
-    csv.write_text(text.replace(old_row, ",".join(cols)), encoding="utf-8")
+    # a corrected movement allowance (the ma column) far below the move already made
+    tree = program_with_corrected_counter(tmp_path / "updated", "GE-5Pz", column=15, was="22", now="4")
     r = run_in(tree, "-c", CONTINUE, str(p))
     assert r.returncode == 0, r.stderr
     assert r.stdout.split(" ", 1)[0] == "2"
@@ -244,10 +258,7 @@ def test_changed_rule_continues_as_an_epoch(tmp_path, monkeypatch):
 
 def test_a_program_update_is_an_epoch_boundary_even_when_everything_replays(tmp_path, monkeypatch):
     p = tmp_path / "g.dfd"
-    g = Game.new(p, WALK, seed=24)
-    play(g, 12)
-    h = g.engine.hash()
-    g.close()
+    h, _ = saved(p, 24, 12)
     now = updated_program(monkeypatch)
     g = Game.open(p)
     assert len(g.epochs) == 2 and g.engine.hash() == h
@@ -260,9 +271,7 @@ def test_a_program_update_is_an_epoch_boundary_even_when_everything_replays(tmp_
 
 def test_verify_fails_when_the_epoch_chain_is_broken(tmp_path, monkeypatch):
     p = tmp_path / "g.dfd"
-    g = Game.new(p, WALK, seed=25)
-    play(g, 10)
-    g.close()
+    saved(p, 25, 10)
     updated_program(monkeypatch)
     Game.open(p).close()
     con = sqlite3.connect(p)
@@ -290,10 +299,7 @@ def make_schema1(p: Path) -> None:
 
 def test_schema1_file_is_upgraded_as_a_second_epoch(tmp_path):
     p = tmp_path / "old.dfd"
-    g = Game.new(p, WALK, seed=26)
-    play(g, 20)
-    h = g.engine.hash()
-    g.close()
+    h, _ = saved(p, 26, 20)
     make_schema1(p)
     assert verify(p).ok                        # read-only: an old file verifies without being changed
     g = Game.open(p)
@@ -306,10 +312,8 @@ def test_schema1_file_is_upgraded_as_a_second_epoch(tmp_path):
 
 def test_schema1_file_whose_log_no_longer_replays_continues_from_the_last_reproduced_state(tmp_path, monkeypatch):
     p = tmp_path / "old.dfd"
-    g = Game.new(p, WALK, seed=27)
-    play(g, 40)
-    rolled = initiative_rolls(g)[0]
-    g.close()
+    _, log = saved(p, 27, 40)
+    rolled = rolls_in(log)[0]
     make_schema1(p)
     flip_ghibli(monkeypatch)
     g = Game.open(p)
@@ -322,9 +326,7 @@ def test_schema1_file_whose_log_no_longer_replays_continues_from_the_last_reprod
 
 def test_read_only_open_of_a_changed_game_writes_nothing(tmp_path, monkeypatch):
     p = tmp_path / "g.dfd"
-    g = Game.new(p, WALK, seed=28)
-    play(g, 8)
-    g.close()
+    saved(p, 28, 8)
     before = files_digest(p)
     updated_program(monkeypatch)
     g = Game.open(p, read_only=True)
@@ -353,9 +355,7 @@ def test_undo_does_not_reach_into_an_earlier_epoch(tmp_path, monkeypatch):
 
 def test_dfd_show_explains_every_unopenable_file_in_one_sentence(tmp_path):
     good = tmp_path / "good.dfd"
-    g = Game.new(good, WALK, seed=35)
-    play(g, 20)
-    g.close()
+    saved(good, 35, 20)
     data = good.read_bytes()
     cases = {
         "missing.dfd": None,
@@ -396,10 +396,7 @@ def test_dfd_show_explains_every_unopenable_file_in_one_sentence(tmp_path):
 
 def test_a_stale_head_is_rewritten_from_the_replayed_state(tmp_path):
     p = tmp_path / "g.dfd"
-    g = Game.new(p, WALK, seed=36)
-    play(g, 12)
-    h = g.engine.hash()
-    g.close()
+    h, _ = saved(p, 36, 12)
     con = sqlite3.connect(p)
     con.execute("UPDATE dfd_head SET state = X'00', hash = 'x'")
     con.commit()
