@@ -1,7 +1,8 @@
 """Play-path tests (issue 16) for Movement-Phase actions random play reaches rarely or never: from the real
 Sonnenblume set-up, passing to the first Axis Movement Phase and acting only through ``Engine.apply``.
 
-12.7 emergency supply, 12.2.3 creating a base and 18.1 beginning an F0 fort, each with a refusal."""
+12.7 emergency supply, 12.2.3 creating a base and transferring a dump, 18.1 beginning an F0 fort, each with a
+refusal."""
 
 from __future__ import annotations
 
@@ -47,3 +48,14 @@ def test_18_1_an_unmoved_unit_begins_an_f0_fort_but_not_one_that_moved():
     p.act("build_fort", unit="GE-5Pz", level=0)
     assert p.state.vars["forts"]["C0702"]["building"] == "GE-5Pz"
     assert p.refuse("move", units=["GE-5Pz"], path=["C0703"]).rule in ("13.1", "18.1")
+
+
+def test_12_2_3_a_base_transfers_one_dump_to_another_base_once_a_movement_phase():
+    p = _axis_movement()
+    p.act("move", units=["AX-MSU#1", "AX-Dump#1"], path=["C0702"])
+    p.act("create_base", hex="C0702")
+    new = next(u.id for u in p.state.units_at("C0702") if u.id.startswith("AX-Base"))
+    p.act("transfer", **{"from": "AX-Base#1", "to": new, "units": ["AX-Dump#2"]})
+    assert p.state.units["AX-Dump#2"].loc == "C0702"
+    exc = p.refuse("transfer", **{"from": "AX-Base#1", "to": new, "units": ["AX-Dump#2"]})
+    assert exc.rule.startswith("12.2.3")
