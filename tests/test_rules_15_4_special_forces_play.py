@@ -168,3 +168,61 @@ def test_15_4_a_motorised_unit_carries_one_sf_unit_and_no_other_foot_unit(gm):
     with pytest.raises(IllegalAction) as e:                           # 13.7: other foot units need an MSU
         eng.apply(Action(kind="move", side=ALLIED, args={"units": ["UK-KDG", "UK-69"], "lift": True, "path": ["C1011"]}))
     assert e.value.rule == "13.7"
+
+
+# --------------------------------------------------------------------------- 15.4 Allied Raids on Crete
+# Layforce, the only SF unit of the early war, reaches the NRV only through ALC-8 at GT 10 of Desert War, and no
+# set-up has Axis air units on Crete then: these start from a hand-built Air Superiority Phase (II.3).
+
+def _crete(units, dice):
+    from core.engine import Engine as _E
+    from tests.ground_helpers import engine_at_movement, unit
+
+    st = engine_at_movement([unit(u, side, loc) for u, side, loc in units], phase=2, step=3, first=ALLIED).state
+    return _E(st, dice)
+
+
+def test_15_4_crete_raid_is_offered_after_the_air_deployment_and_a_pass_damages_an_axis_air_unit():
+    from core.dice import ScriptedDice
+
+    eng = _crete([("UK-Layforce", ALLIED, "box:NRV"), ("UK-1Cdo", ALLIED, "W2232"), ("GE-StGI", "Axis", "box:Crete"),
+                  ("GE-Hecker", "Axis", "box:Crete")], ScriptedDice([1, 6, 6]))
+    d = eng.pending()
+    assert d.kind == "crete_raid" and d.side == ALLIED and set(d.context["raiders"]) == {"UK-Layforce"} | (
+        {"UK-1Cdo"} if special_forces.is_port("W2232") else set())
+    assert d.context["garrison"] == 0 and d.context["air"] == ["GE-StGI"]
+    e = eng.apply(Action(kind="crete_raid", side=ALLIED, args={"units": ["UK-Layforce"]}))
+    assert any("passes" in ev for ev in e.events)                      # die 1: passes
+    assert eng.state.units["GE-StGI"].loc.startswith("track:TRT:")     # 6 + 6 = 12: 19.3 TRT in two GTs
+    assert eng.state.units["UK-Layforce"].loc == "box:NRV"
+
+
+@pytest.mark.parametrize("second_die, where", [(1, "box:Refit:Allied"), (2, "box:NRV")])
+def test_15_4_crete_raid_failure_one_goes_to_the_refit_box_else_the_nrv(second_die, where):
+    from core.dice import ScriptedDice
+
+    eng = _crete([("UK-Layforce", ALLIED, "box:NRV"), ("GE-StGI", "Axis", "box:Crete")], ScriptedDice([6, second_die]))
+    eng.apply(Action(kind="crete_raid", side=ALLIED, args={"units": ["UK-Layforce"]}))
+    assert eng.state.units["UK-Layforce"].loc == where
+    assert eng.state.units["GE-StGI"].loc == "box:Crete"               # no damage check after a failure
+
+
+def test_15_4_crete_raid_axis_infantry_on_crete_adds_to_the_die():
+    from core.counters import all_counters
+    from core.dice import ScriptedDice
+
+    inf = next(c.id for c in all_counters().values() if c.side == "Axis" and c.kind == "combat" and c.nato == "infantry"
+               and c.steps == 1 and not c.divisional)
+    morale = all_counters()["UK-Layforce"].morale
+    die = 6 - morale                                                   # passes alone (limit), fails with +1
+    eng = _crete([("UK-Layforce", ALLIED, "box:NRV"), (inf, "Axis", "box:Crete")], ScriptedDice([die, 2]))
+    assert eng.pending().context["garrison"] == 1
+    e = eng.apply(Action(kind="crete_raid", side=ALLIED, args={"units": ["UK-Layforce"]}))
+    assert any("fails" in ev for ev in e.events)
+
+
+def test_15_4_no_sf_no_crete_raid_decision():
+    from core.dice import ScriptedDice
+
+    eng = _crete([("UK-KDG", ALLIED, "box:NRV"), ("GE-StGI", "Axis", "box:Crete")], ScriptedDice([]))
+    assert eng.pending().kind != "crete_raid"

@@ -24,8 +24,8 @@ Ruling R-SF-SEA (docs/rulings.d/combat.md).
 
 from __future__ import annotations
 
-from core.decisions import ALLIED, AXIS, Action, IllegalAction, Option
-from core.engine import Engine, at_phase_end
+from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option
+from core.engine import Engine, Procedure, at_phase_end, before_step, procedure
 from core.hexgrid import Hex, HexLabelError
 from core.rules import movement, naval, offmap, tec
 from core.rules.special_units import info
@@ -234,3 +234,97 @@ def sf_options(eng: Engine, frame: Frame, side: str, limit: int = 3) -> list[Opt
                                   label=f"Special forces {', '.join(ids)} sail from {loc} to {to} (15.4)"))
                 n += 1
     return out
+
+
+# --------------------------------------------------------------------------- 15.4 Allied Raids on Crete
+
+CRETE_HOLDING = "box:CreteHolding"
+RAID_RULE = "15.4 Allied Raids on Crete"
+
+
+def raiders(eng: Engine) -> list[str]:
+    """Allied SF units "in the NRV or any port hex on maps W and C" (15.4)."""
+    out = []
+    for u in sorted(eng.state.units_of(ALLIED), key=lambda x: x.id):
+        if info(eng.state, u.id).sf and (u.loc == offmap.NRV or (u.loc[:1] in "WC" and is_port(u.loc))):
+            out.append(u.id)
+    return out
+
+
+def crete_garrison(eng: Engine) -> int:
+    """b) "Add one to the DR for each Axis infantry unit currently garrisoning Crete" (the Crete Box, 22.3)."""
+    from core.counters import all_counters
+
+    def infantry(uid: str) -> bool:       # the infantry unit symbol (NATO type) of a combat unit
+        c = all_counters().get(offmap.base_id(uid))
+        return c is not None and c.kind == "combat" and c.nato == "infantry"
+
+    return sum(1 for u in eng.state.units.values() if u.side == AXIS and u.loc == offmap.CRETE and infantry(u.id))
+
+
+def crete_air(eng: Engine) -> list[str]:
+    from core.rules import air
+
+    return sorted(u.id for u in eng.state.units.values() if u.side == AXIS and u.loc == offmap.CRETE and air.is_air(u.id))
+
+
+def raid(eng: Engine, units: list[str]) -> None:
+    """a)-d): each raiding SF unit makes a morale check (+1 per Axis infantry unit on Crete); failed: 1d6, a 1 puts
+    it in the Allied Refit Box, else it returns to the NRV Box; passed: one Axis air unit deployed on Crete makes a
+    damage check (19.3) and the raider returns to the NRV Box (R-SF-CRETE)."""
+    from core.rules import air, status
+
+    st = eng.state
+    for uid in units:
+        st.units[uid].loc = CRETE_HOLDING
+    eng.say(f"Allied raid on Crete: {', '.join(units)} move to the Crete Holding Box ({RAID_RULE})")
+    drm = crete_garrison(eng)
+    for uid in units:
+        if status.morale_check(eng, uid, drm, why=f"raid on Crete, +{drm} for the Axis infantry garrison"):
+            targets = crete_air(eng)
+            if targets:
+                result = air.mission_damage(eng, targets[0])
+                eng.say(f"{targets[0]} on Crete makes a damage check after the raid: {result} (19.3; {RAID_RULE} d)")
+            st.units[uid].loc = offmap.NRV
+            continue
+        die = eng.roll(1, f"{uid} failed raid on Crete")[0]
+        st.units[uid].loc = offmap.refit(ALLIED) if die == 1 else offmap.NRV
+        eng.say(f"{uid} fails and rolls {die}: placed in {st.units[uid].loc} ({RAID_RULE} c)")
+
+
+class CreteRaid(Procedure):
+    """4.1 II, after both players have deployed air units (II.2) and before air superiority (II.3): "the Allied
+    player may declare a raid on Crete" with SF in the NRV or a port of Maps W and C."""
+
+    def decide(self, eng: Engine, frame: Frame) -> Decision | None:
+        if frame.data.get("done"):
+            return None
+        units = raiders(eng)
+        if not units:
+            return None
+        opts = [Option(action=Action(kind="done", side=ALLIED), label="No raid on Crete")]
+        opts += [Option(action=Action(kind="crete_raid", side=ALLIED, args={"units": [u]}), label=f"Raid Crete with {u}")
+                 for u in units]
+        if len(units) > 1:
+            opts.append(Option(action=Action(kind="crete_raid", side=ALLIED, args={"units": units}),
+                               label=f"Raid Crete with {', '.join(units)}"))
+        return Decision(side=ALLIED, kind="crete_raid", prompt="Declare an Allied raid on Crete with special forces (15.4)?",
+                        rule=RAID_RULE, options=tuple(opts), free_kinds=("crete_raid",),
+                        context={"raiders": units, "garrison": crete_garrison(eng), "air": crete_air(eng)})
+
+    def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
+        if action.kind == "done":
+            frame.data["done"] = True
+            return
+        if action.kind != "crete_raid":
+            raise IllegalAction(f"{action.kind} is not a Crete raid decision", RAID_RULE)
+        ok = raiders(eng)
+        units = [str(u) for u in action.args.get("units") or []]
+        if not units or any(u not in ok for u in units) or len(set(units)) != len(units):
+            raise IllegalAction("raiders are Allied SF units in the NRV or a port hex of Maps W and C", RAID_RULE)
+        raid(eng, units)
+        frame.data["done"] = True
+
+
+procedure("crete_raid")(CreteRaid)
+before_step("II.3", "crete_raid")
