@@ -171,6 +171,7 @@ def test_19_6_ghibli_bans_interdiction_21_2_1(gm):
     gm.set_hex("C1012", "desert")
     eng.state.gt = 12                                         # May 1941: Ghiblis possible
     eng.state.ghibli = True
+    eng.state.vars["weather_rules"] = True                   # the optional weather rules (21.0) in use
     assert not air.air_mission_allowed(eng, "C1012")
     with pytest.raises(IllegalAction) as exc:
         interdict(eng, "GE-FFAfrika", "C1012")

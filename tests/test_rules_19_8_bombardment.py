@@ -133,6 +133,7 @@ def test_19_8_ghibli_bans_bombardment_21_2_1(gm):
     eng = setup()
     eng.state.gt = 12
     eng.state.ghibli = True
+    eng.state.vars["weather_rules"] = True                   # the optional weather rules (21.0) in use
     h = eng.hash()
     with pytest.raises(IllegalAction) as exc:
         bombard(eng, "GE-FFAfrika", "AL-Base#1")
