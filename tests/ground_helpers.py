@@ -45,3 +45,14 @@ def engine_at_movement(units: list[UnitState], *, phase: int = 6, step: int = 3,
 
 def open_map(**kw) -> tec.GroundMap:
     return tec.GroundMap(**kw)
+
+
+def play_until(eng: Engine, kind: str, phase: int | None = None):
+    """Play on, answering every other decision with *done* (else its first option), until a decision of ``kind``
+    (in ``phase``) is pending; the play-path tests' way from a scenario set-up to the rule they test."""
+    for _ in range(300):
+        d = eng.pending()
+        if d.kind == kind and (phase is None or eng.state.phase == phase):
+            return d
+        eng.apply(next((o.action for o in d.options if o.action.kind == "done"), d.options[0].action))
+    raise AssertionError(f"no {kind} decision")

@@ -14,6 +14,7 @@ from core.engine import Engine
 from core.newgame import initial_state
 from core.rules import combat_forms, status
 from core.scenario import load
+from tests.ground_helpers import play_until
 
 MARK = combat_forms.BATTLE_KIND
 
@@ -26,15 +27,7 @@ def sonnenblume(seed: int = 1) -> Engine:
     return eng
 
 
-def until(eng: Engine, kind: str, phase: int | None = None):
-    """Answer every other decision with *done* (else its first option) until ``kind`` (in ``phase``)."""
-    for _ in range(300):
-        d = eng.pending()
-        if d.kind == kind and (phase is None or eng.state.phase == phase):
-            return d
-        opt = next((o for o in d.options if o.action.kind == "done"), d.options[0])
-        eng.apply(opt.action)
-    raise AssertionError(f"no {kind} decision")
+until = play_until
 
 
 def move(eng: Engine, units: list[str], path: list[str]):

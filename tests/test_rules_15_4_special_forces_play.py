@@ -13,6 +13,7 @@ from core.engine import Engine
 from core.newgame import initial_state
 from core.rules import naval, special_forces
 from core.scenario import load
+from tests.ground_helpers import play_until
 
 KIND = special_forces.KIND
 BEACH = "A6112"          # a clear, non-port coastal hex of Map A, next to Algiers (A6201), empty at GT 30
@@ -20,15 +21,7 @@ OTHER_BEACH = "A6114"    # another non-port coastal hex
 TORCH = "box:Torch"
 
 
-def until(eng: Engine, kind: str, phase: int | None = None):
-    """Answer every other decision with *done* (else its first option) until ``kind`` (in ``phase``)."""
-    for _ in range(300):
-        d = eng.pending()
-        if d.kind == kind and (phase is None or eng.state.phase == phase):
-            return d
-        opt = next((o for o in d.options if o.action.kind == "done"), d.options[0])
-        eng.apply(opt.action)
-    raise AssertionError(f"no {kind} decision")
+until = play_until
 
 
 def run_for_tunis(seed: int = 1) -> Engine:

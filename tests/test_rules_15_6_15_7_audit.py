@@ -35,16 +35,10 @@ from core.engine import Engine
 from core.newgame import initial_state
 from core.rules import construction, special_units, supply
 from core.scenario import load
-from tests.ground_helpers import engine_at_movement, unit
+from tests.ground_helpers import engine_at_movement, play_until, unit
 
 
-def until(eng: Engine, kind: str, phase: int | None = None):
-    for _ in range(300):
-        d = eng.pending()
-        if d.kind == kind and (phase is None or eng.state.phase == phase):
-            return d
-        eng.apply(next((o.action for o in d.options if o.action.kind == "done"), d.options[0].action))
-    raise AssertionError(f"no {kind} decision")
+until = play_until
 
 
 def sonnenblume() -> Engine:

@@ -435,6 +435,17 @@ def check_amphibious(st: GameState, side: str, combats: list[dict[str, Any]], at
         raise IllegalAction(f"{steps} steps exceed the stacking limit of {h} ({limit}): the most that may land", "20.5")
 
 
+def _landing_option(st: GameState, side: str, combats: list[dict[str, Any]], pick: list[str], h: str,
+                    label: str) -> list[Option]:
+    """The declaration of ``pick`` landing on ``h`` when :func:`check_amphibious` accepts it (else none)."""
+    try:
+        check_amphibious(st, side, combats, pick, [h])
+    except IllegalAction:
+        return []
+    return [Option(action=Action(kind="declare", side=side, args={"attackers": pick, "hexes": [h], "form": "amphibious"}),
+                   label=label)]
+
+
 def amphibious_options(st: GameState, side: str, combats: list[dict[str, Any]]) -> list[Option]:
     """One enumerable landing per staging box and enemy port: its units by id up to the stacking limit."""
     from core.rules import combat, special_forces
@@ -445,12 +456,7 @@ def amphibious_options(st: GameState, side: str, combats: list[dict[str, Any]]) 
         pick = [u for u in units if u not in busy]
         if not pick or any(h in c["hexes"] for c in combats):
             continue
-        try:
-            check_amphibious(st, side, combats, pick, [h])
-        except IllegalAction:
-            continue
-        out.append(Option(action=Action(kind="declare", side=side, args={"attackers": pick, "hexes": [h], "form": "amphibious"}),
-                          label=f"Special forces landing on {h} with {', '.join(pick)} (15.4, 20.5)"))
+        out += _landing_option(st, side, combats, pick, h, f"Special forces landing on {h} with {', '.join(pick)} (15.4, 20.5)")
     by_box: dict[str, list[str]] = {}
     for u in sorted(st.units.values(), key=lambda x: x.id):
         if u.side == side and u.id not in busy and u.loc.startswith(PORT_BOXES) \
@@ -469,12 +475,7 @@ def amphibious_options(st: GameState, side: str, combats: list[dict[str, Any]]) 
                 if n + info(st, u).steps <= limit:
                     pick.append(u)
                     n += info(st, u).steps
-            try:
-                check_amphibious(st, side, combats, pick, [h])
-            except IllegalAction:
-                continue
-            out.append(Option(action=Action(kind="declare", side=side, args={"attackers": pick, "hexes": [h], "form": "amphibious"}),
-                              label=f"Amphibious landing on {h} with {', '.join(pick)} (20.5)"))
+            out += _landing_option(st, side, combats, pick, h, f"Amphibious landing on {h} with {', '.join(pick)} (20.5)")
     return out
 
 
