@@ -11,37 +11,25 @@ from core.rules import combat, supply, tec, victory_rules
 from tests.test_events_cards import make
 
 
-def test_a_map_that_fails_to_load_raises_naming_the_file(monkeypatch):
-    from core import mapdata
+@pytest.mark.parametrize("module, fn, exc, where", [
+    ("core.mapdata", "load", ValueError("unexpected end of data"), r"resources/maps/map\.json.*unexpected end of data"),
+    ("core.terrain", "tec", KeyError("hex"), r"resources/charts/tec\.toml"),
+])
+def test_a_map_or_tec_that_fails_to_load_raises_naming_the_file(monkeypatch, module, fn, exc, where):
+    import importlib
 
     def broken():
-        raise ValueError("unexpected end of data")
+        raise exc
 
     tec.real_map.cache_clear()
-    monkeypatch.setattr(mapdata, "load", broken)
+    monkeypatch.setattr(importlib.import_module(module), fn, broken)
     try:
-        with pytest.raises(tec.MapLoadError, match=r"resources/maps/map\.json.*unexpected end of data"):
+        with pytest.raises(tec.MapLoadError, match=where):
             tec.real_map()
     finally:
         monkeypatch.undo()
         tec.real_map.cache_clear()
     assert "core.mapdata" in tec.real_map().source and tec.real_map().terrain     # the real map again
-
-
-def test_a_tec_that_fails_to_load_raises_naming_the_chart(monkeypatch):
-    from core import terrain
-
-    def broken():
-        raise KeyError("hex")
-
-    tec.real_map.cache_clear()
-    monkeypatch.setattr(terrain, "tec", broken)
-    try:
-        with pytest.raises(tec.MapLoadError, match=r"resources/charts/tec\.toml"):
-            tec.real_map()
-    finally:
-        monkeypatch.undo()
-        tec.real_map.cache_clear()
 
 
 def test_an_unreadable_victory_file_raises_naming_the_file(tmp_path):

@@ -6,12 +6,12 @@ set-up, the Axis Movement Phase of GT 1, only ``Engine.apply`` (the Allied dump 
 from __future__ import annotations
 
 from core.decisions import ALLIED, AXIS
-from core.dice import ScriptedDice
 from core.rules import tec
 from core.state import UnitState
 from tests.playpath import Play
-from tests.rules_combat_kit import act, desert_map, make_state, start
+from tests.rules_combat_kit import act, desert_map
 from tests.test_rules_14_7_2_retreated_into import settle_defaults
+from tests.test_rules_17_1_refit_points_entered import advance_into_left_behind
 
 DUMP_HEX = "C2330"
 
@@ -52,13 +52,7 @@ def test_12_2_7_an_unknown_choice_is_refused():
 def test_12_2_7_advance_after_combat_offers_destroy_and_it_needs_no_roll():
     tec.use_map(desert_map())
     try:
-        st = make_state([("GE-5Pz", AXIS, "C0802", 2), ("UK-KDG", ALLIED, "C0803", 1), ("AL-Dump#1", ALLIED, "C0803")])
-        eng, fr = start(st, ScriptedDice([1] * 12), proc="combat_phase", side=AXIS)
-        act(eng, "declare", AXIS, attackers=["GE-5Pz"], hexes=["C0803"])
-        act(eng, "done", AXIS)
-        settle_defaults(eng, stop_at="combat_retreat")
-        act(eng, "retreat", ALLIED, unit="UK-KDG", to="C0804")
-        settle_defaults(eng, stop_at="combat_advance")
+        eng = advance_into_left_behind(("AL-Dump#1", ALLIED, "C0803"))
         kinds = [o.action.args.get("capture") for o in eng.pending().options if o.action.kind == "advance"]
         assert kinds == [None, "destroy"]
         drawn = eng.state.dice_drawn

@@ -64,14 +64,20 @@ def desert():
     tec.use_map(None)
 
 
-def test_17_1_rp_destroyed_when_the_enemy_advances_after_combat_into_its_hex(desert):
-    st = make_state([("GE-5Pz", AXIS, "C0802", 2), ("UK-KDG", ALLIED, "C0803", 1), ("UK-RP#1", ALLIED, "C0803", 2)])
+def advance_into_left_behind(left_behind: tuple):
+    """5 Pz attacks the KDG in C0803, which retreats to C0804 leaving ``left_behind`` there; the advance is pending."""
+    st = make_state([("GE-5Pz", AXIS, "C0802", 2), ("UK-KDG", ALLIED, "C0803", 1), left_behind])
     eng, fr = start(st, ScriptedDice([1] * 12), proc="combat_phase", side=AXIS)
     act(eng, "declare", AXIS, attackers=["GE-5Pz"], hexes=["C0803"])
     act(eng, "done", AXIS)
     settle_defaults(eng, stop_at="combat_retreat")
     act(eng, "retreat", ALLIED, unit="UK-KDG", to="C0804")
     settle_defaults(eng, stop_at="combat_advance")
+    return eng
+
+
+def test_17_1_rp_destroyed_when_the_enemy_advances_after_combat_into_its_hex(desert):
+    eng = advance_into_left_behind(("UK-RP#1", ALLIED, "C0803", 2))
     assert eng.pending().kind == "combat_advance" and "UK-RP#1" in eng.state.units      # the defender left it
     act(eng, "advance", AXIS, unit="GE-5Pz")
     assert eng.state.units["GE-5Pz"].loc == "C0803" and "UK-RP#1" not in eng.state.units
