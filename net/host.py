@@ -531,8 +531,13 @@ class Host:
     def _hello(self, rid: bytes, key: str, seat: SeatEntry, hello: P.Hello) -> None:
         for other in list(self.conns.values()):
             if other.key == key and other.rid != rid:
-                self._send(other.rid, P.Bye(reason="replaced by a newer connection with the same key"))
-                self._drop(other.rid, f"{seat.name}: older connection replaced", presence=False)
+                # the newer connection wins; the older one is told why and stops for good (a non-final bye
+                # made two processes of one key replace each other forever)
+                self._send(other.rid, P.Bye(reason=f"{seat.name}'s key connected again from another program: this "
+                                                   "newer connection has the seat; this one stops", fatal=True))
+                self._kicked[other.rid] = time.monotonic()
+                self._drop(other.rid, f"{seat.name}: older connection replaced by a newer one with the same key",
+                           presence=False)
         c = self.conns.get(rid)
         if c is None:
             c = self.conns[rid] = Conn(rid, key, seat, time.monotonic())
