@@ -166,6 +166,7 @@ class Host:
                  bind: str = "*", key: keymod.KeyPair | None = None, key_dir: str | Path | None = None,
                  campaign: str = "", heartbeat: float = 1.0, timeout: float = 6.0, max_strikes: int = 20,
                  ban_seconds: float = 10.0, advertise: bool = False, snapshot_catchup: int = SNAPSHOT_CATCHUP,
+                 seats_settle: float = 1.0,
                  on_event: Callable[[str], None] | None = None):
         self.path = Path(path)
         self.port = port
@@ -178,7 +179,10 @@ class Host:
         else:
             self.seats_path = Path(seats)
             self.seats = Seats.load(self.seats_path)
-        self._seats_mtime = self.seats_path.stat().st_mtime_ns if self.seats_path else 0
+        st = self.seats_path.stat() if self.seats_path else None
+        self._seats_stamp = (st.st_mtime_ns, st.st_size) if st else (0, 0)   # the seat file as loaded
+        self._seats_seen, self._seats_seen_at = self._seats_stamp, 0.0         # as last seen, and when
+        self.seats_settle = seats_settle
         self.key = key or keymod.load_or_create("host", key_dir)
         self.campaign = campaign or self.seats.campaign or self.path.stem
         self.heartbeat = heartbeat
@@ -377,20 +381,36 @@ class Host:
                 del self._kicked[rid]
         self._reload_seats()
 
-    def _reload_seats(self) -> None:
+    def _reload_seats(self, now: float | None = None) -> None:
+        """Re-read the seat file once it has stopped changing for ``seats_settle`` seconds.
+
+        An editor saving by truncate-then-write shows an empty or half-written file for a moment: a file that
+        is still changing is not read, and a file that cannot be read or holds no seat keeps the seats in use
+        (the note says why); nobody is disconnected until a complete file removes their key."""
         if self.seats_path is None:
             return
+        now = time.monotonic() if now is None else now
         try:
-            mtime = self.seats_path.stat().st_mtime_ns
+            st = self.seats_path.stat()
         except OSError:
             return
-        if mtime == self._seats_mtime:
+        stamp = (st.st_mtime_ns, st.st_size)
+        if stamp == self._seats_stamp:
             return
-        self._seats_mtime = mtime
+        if stamp != self._seats_seen:
+            self._seats_seen, self._seats_seen_at = stamp, now   # changing: wait until it settles
+            return
+        if now - self._seats_seen_at < self.seats_settle:
+            return
+        self._seats_stamp = stamp
         try:
             new = Seats.load(self.seats_path)
         except ValueError as exc:
-            self._note(f"the seat file was not reloaded: {exc}")
+            self._note(f"the seat file was not reloaded, the seats in use are kept: {exc}")
+            return
+        if not new.by_key and self.seats.by_key:
+            self._note(f"the seat file was not reloaded, the {len(self.seats.by_key)} seat(s) in use are kept: "
+                       f"{self.seats_path} has no [[seat]] (to seat nobody, stop the host)")
             return
         self.seats = new
         self._note(f"seat file reloaded: {len(new.by_key)} seat(s)")
