@@ -163,6 +163,7 @@ class Client:
     _crash = False
     _drop_now = False
     _offline_until = 0.0
+    _key_proven = False      # a secure handshake with this host key has succeeded
 
     def _post(self, msg: Any) -> None:
         with self._cond:
@@ -332,8 +333,14 @@ class Client:
         if e == zmq.EVENT_HANDSHAKE_FAILED_AUTH:
             self._set_status("refused", "the host refused this key: it is not in the host's seat file "
                                         f"(your key fingerprint: {self.key.fingerprint})")
+        elif e == zmq.EVENT_HANDSHAKE_SUCCEEDED:
+            self._key_proven = True
         elif e in (zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL, zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL):
-            self._set_status("refused", "the secure handshake failed: check the host's key (join code)")
+            if self._key_proven:
+                # this host key has already completed a handshake: the key is right, the connection broke
+                self._emit("status", "the connection broke during the secure handshake; retrying")
+            else:
+                self._set_status("refused", "the secure handshake failed: check the host's key (join code)")
         elif e == zmq.EVENT_DISCONNECTED:
             self._emit("status", "disconnected")
 

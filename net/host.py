@@ -217,6 +217,8 @@ class Host:
     def join_code(self, host: str | None = None) -> str:
         import socket
 
+        if host is None and self.bind_addr not in ("*", "0.0.0.0", "::", ""):
+            host = self.bind_addr          # bound to one address: the code names it, not another interface
         return keymod.join_code(host or _lan_address() or socket.gethostname(), self.port, self.key.public)
 
     @property
@@ -296,7 +298,7 @@ class Host:
         except BaseException as exc:  # noqa: BLE001 - reported to start()/serve_forever()
             self._error = exc
             self._ready.set()
-            if not isinstance(exc, (StoreError, zmq.ZMQError, OSError, ValueError)):
+            if not isinstance(exc, (StoreError, zmq.ZMQError, OSError, ValueError, KeyboardInterrupt, SystemExit)):
                 log.exception("the host stopped on an error")
 
     def _run(self) -> None:
@@ -726,7 +728,7 @@ def run_host(path: str | Path, port: int = 5670, seats_file: str | Path | None =
     import signal
 
     def _term(signum, frame):  # noqa: ANN001 - signal handler
-        raise KeyboardInterrupt
+        host._stop.set()           # a clean stop: the loop ends, says goodbye to every client, closes the file
 
     try:
         signal.signal(signal.SIGTERM, _term)
