@@ -131,7 +131,8 @@ RULE_CITES = [
     re.compile(r"\(((?:\d{1,2}\.\d{1,2}(?:\.\d{1,2})?[^()]*?))\)"),   # (13.5), (4.1 VI.2; 17.0), (8.3, 17.0)
     re.compile(r"\b[Rr]ules? (\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)"),      # rule 14.6, Rule 26.2
 ]
-NUMBER = re.compile(r"(?<![\d.])(\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?![\d.]*\d)")
+# DFD's chapters run 1.0-33.0: a number starting with 0 is a program version ("(0.1.0)"), not a rule
+NUMBER = re.compile(r"(?<![\d.])([1-9]\d?\.\d{1,2}(?:\.\d{1,2})?)(?![\d.]*\d)")
 
 
 def cited_rules() -> set[str]:
