@@ -392,6 +392,10 @@ class MainWindow(QMainWindow):
         if not self.settings.layers.get("scan", True):
             self.set_layer("scan", True)
 
+    def show_ledger(self) -> None:
+        from app.ledger import LedgerDialog
+        LedgerDialog(self, self.local_ctl.path if self.ctl is self.local_ctl else None).exec()
+
     def remove_scans(self) -> None:
         self.settings.scans = []
         self._save_settings()
@@ -739,6 +743,7 @@ class MainWindow(QMainWindow):
         g.addAction(self.a_replay)
         for a in (self.a_back, self.a_fwd, self.a_start, self.a_end):
             g.addAction(a)
+        g.addAction("&Ledger…", self.show_ledger)   # issue 17: the per-GT ledger (app/ledger.py)
         g.addSeparator()
         g.addAction(self.a_hotseat)
         g.addAction(self.a_sound)

@@ -203,8 +203,8 @@ def _field(rec: Any, name: str, default: Any = None) -> Any:
 def card_items(eng: Engine, cid: str, gt_key: str | int) -> list[dict]:
     """Reinforcement items printed on a card for a GT (``"each"``, an int GT, or ``"T+n"``).
 
-    Each item: {unit, count, to, depleted, training_box}.  Read from ``core.cards`` (resources/cards); the
-    built-in items (from the rules text) cover a card only while that data is missing (R-EV-CARD-DATA).
+    Each item: {unit, count, to, depleted, training_box}.  Read from ``core.cards`` (resources/cards), the one
+    place a card's contents live.
     """
     rec = card_data(cid)
     if rec is not None and hasattr(rec, "reinforcements"):
@@ -228,17 +228,7 @@ def card_items(eng: Engine, cid: str, gt_key: str | int) -> list[dict]:
                 out.append({"unit": unit, "count": 1, "to": where, "depleted": unit in a.depleted,
                             "training_box": a.training_box})
         return out
-    return [dict(i) for i in BUILTIN_ITEMS.get((cid, str(gt_key)), [])]
-
-
-#: Items the rules text states (used only while resources/cards has no data for the card).
-BUILTIN_ITEMS: dict[tuple[str, str], list[dict]] = {
-    # ALC-10 Important: "the two MSU received by this card each GT"
-    ("ALC-10", "each"): [{"unit": "AL-MSU", "count": 2, "to": offmap.NRV, "depleted": False}],
-    # AXC-3 (reconstructed: one dump and one RP each GT, R-EV-CARD-DATA)
-    ("AXC-3", "each"): [{"unit": "AX-Dump", "count": 1, "to": "", "depleted": False},
-                        {"unit": "IT-RP", "count": 1, "to": "", "depleted": False}],
-}
+    return []
 
 
 def make_available(eng: Engine, cid: str, items: list[dict], gt: int, rule: str) -> None:
