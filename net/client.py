@@ -33,7 +33,8 @@ from typing import Any, Callable
 import zmq
 from zmq.utils.monitor import recv_monitor_message
 
-from core import __version__
+from core import provenance as provenance_mod
+from core.provenance import Provenance
 from core.decisions import Action, Decision
 from core.engine import Engine, LogEntry
 from core.game import _RecordedDice
@@ -51,7 +52,7 @@ class Client:
 
     def __init__(self, host: str, port: int, server_key: str, key: keymod.KeyPair, *, name: str = "",
                  heartbeat: float = 1.0, timeout: float = 5.0, backoff: tuple[float, float] = (0.25, 5.0),
-                 on_event: Callable[[str, Any], None] | None = None):
+                 on_event: Callable[[str, Any], None] | None = None, provenance: Provenance | None = None):
         self.host, self.port = host, int(port)
         self.server_key = keymod.check_public_key(server_key, "server key")
         self.key = key
@@ -60,6 +61,7 @@ class Client:
         self.timeout = timeout
         self.backoff = backoff
         self._callbacks: list[Callable[[str, Any], None]] = [on_event] if on_event else []
+        self.provenance = provenance      # the program and data this client runs (None: this program's)
         # game state (guarded by _cond)
         self.engine: Engine | None = None
         self._dice = _RecordedDice()
@@ -192,11 +194,14 @@ class Client:
             self._emit("status", f"{status}: {detail}" if detail else status)
 
     def _hello(self) -> P.Hello:
+        if self.provenance is None:
+            self.provenance = provenance_mod.current()
+        me = dict(name=self.name, client=self.provenance.version, code=self.provenance.code,
+                  data=self.provenance.data)
         with self._cond:
             if self.engine is None or self._awaiting_snapshot:
-                return P.Hello(have_seq=0, have_hash="", game="", name=self.name, client=__version__)
-            return P.Hello(have_seq=self.seq, have_hash=self.engine.hash(), game=self.game_id, name=self.name,
-                           client=__version__)
+                return P.Hello(have_seq=0, have_hash="", game="", **me)
+            return P.Hello(have_seq=self.seq, have_hash=self.engine.hash(), game=self.game_id, **me)
 
     def _open(self, ctx: zmq.Context) -> tuple[zmq.Socket, zmq.Socket]:
         s = ctx.socket(zmq.DEALER)

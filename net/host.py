@@ -38,7 +38,9 @@ from sqlmodel import Field, Session, SQLModel, select
 from zmq.auth.thread import ThreadAuthenticator
 
 from core.decisions import ALLIED, AXIS, GameOver, IllegalAction
+from core import provenance
 from core.game import Game, public_hash, public_state
+from core.provenance import Provenance
 from core.state import GameState
 from core.store import ActionRow, HeadRow, SnapshotRow, StoreError
 from net import keys as keymod
@@ -550,7 +552,28 @@ class Host:
         """The public hash after action ``seq``, if this host process knows it (from its load base on)."""
         return self._phash.get(seq)
 
+    def _version_refusal(self, hello: P.Hello) -> str:
+        """Why a client of another program or data cannot join ("" if it runs the host's): both replay every
+        action with their own engine and data, so any difference would desynchronise them."""
+        mine = provenance.current()
+        theirs = Provenance(version=hello.client, code=hello.code, data=hello.data)
+        if mine.same_as(theirs):
+            return ""
+
+        def named(p: Provenance) -> str:
+            return (f"version {p.version or '(unknown)'} (rules code {p.code[:8] or '?'}, data {p.data[:8] or '?'})")
+
+        return (f"this host runs Desert Fox Campaign Manager {named(mine)}, your program runs {named(theirs)}: host "
+                "and players must run the same program and data; install the host's version and join again")
+
     def _hello(self, rid: bytes, key: str, seat: SeatEntry, hello: P.Hello) -> None:
+        why = self._version_refusal(hello)
+        if why:
+            self._note(f"refused {seat.name} ({seat.seat}): another version: {why}")
+            self._refuse(rid, None, P.VERSION_MISMATCH, why, fatal=True)
+            self._kicked[rid] = time.monotonic()
+            self.conns.pop(rid, None)
+            return
         for other in list(self.conns.values()):
             if other.key == key and other.rid != rid:
                 # the newer connection wins; the older one is told why and stops for good (a non-final bye

@@ -92,7 +92,9 @@ class Hello(_Msg, tag="hello"):
     have_hash: str = ""          # the state hash after it (checked by the host; mismatch -> snapshot)
     game: str = ""               # the game id the client's state belongs to ("" = none)
     name: str = ""               # display name hint; the seat's name in the host's seat file wins
-    client: str = ""             # program version, informative
+    client: str = ""             # program version (core.__version__)
+    code: str = ""               # fingerprint of the program's rules code (core.provenance)
+    data: str = ""               # fingerprint of the program's data files (core.provenance)
 
 
 class Command(_Msg, tag="command"):

@@ -11,6 +11,7 @@ import msgspec
 import pytest
 import zmq
 
+from core import provenance
 from net import protocol as P
 from net.testing import Table, converge, play
 
@@ -18,10 +19,13 @@ SEATS = [("Rommel", "Axis"), ("Wavell", "Allied"), ("Umpire", "spectator"), ("Fu
          ("Rogue", "Allied")]
 
 
+_me = provenance.current()     # the fuzzer runs this program: its hellos are not refused for their version
+
+
 def _templates(seq: int) -> list[bytes]:
     return [
         msgspec.json.encode(m) for m in (
-            P.Hello(have_seq=seq, have_hash="0" * 64, game="x"),
+            P.Hello(have_seq=seq, have_hash="0" * 64, game="x", client=_me.version, code=_me.code, data=_me.data),
             P.Command(id="c1", base=seq, action=msgspec.convert({"kind": "done", "side": "Axis"}, P.Action)),
             P.Command(id="c2", base=seq, action=msgspec.convert(
                 {"kind": "place", "side": "Allied", "args": {"unit": "UK-KDG", "hex": "C0603"}}, P.Action)),
