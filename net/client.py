@@ -166,6 +166,8 @@ class Client:
     _drop_now = False
     _offline_until = 0.0
     _key_proven = False      # a secure handshake with this host key has succeeded
+    _hello_at = 0.0          # when to say hello again (a jittered rejoin after a host restart), 0 = not due
+    rejoin_jitter = 0.5      # seconds
 
     def _post(self, msg: Any) -> None:
         with self._cond:
@@ -208,7 +210,7 @@ class Client:
         s.setsockopt(zmq.LINGER, 0)
         s.setsockopt(zmq.MAXMSGSIZE, P.MAX_HOST_MESSAGE)
         s.setsockopt(zmq.RCVHWM, 0)
-        s.setsockopt(zmq.RECONNECT_IVL, 200)
+        s.setsockopt(zmq.RECONNECT_IVL, 200 + random.randrange(200))   # jittered: clients do not reconnect in step
         s.setsockopt(zmq.RECONNECT_IVL_MAX, 2000)
         s.curve_secretkey = self.key.secret_bytes
         s.curve_publickey = self.key.public_bytes
@@ -321,6 +323,10 @@ class Client:
                 except zmq.ZMQError:
                     if isinstance(m, P.Command):
                         pass  # kept in _outstanding; re-sent after the next welcome
+            if self._hello_at and now >= self._hello_at:
+                self._hello_at = 0.0
+                self._awaiting_welcome = False
+                self._send_hello(s)
             if now >= next_beat:
                 next_beat = now + self.heartbeat
                 try:
@@ -376,7 +382,8 @@ class Client:
             return self._on_reject(s, msg)
         elif isinstance(msg, P.Heartbeat):
             if self.welcome is not None and msg.session and msg.session != self.welcome.session:
-                self._send_hello(s)  # the host restarted
+                if not self._awaiting_welcome:
+                    self._rejoin_later()  # the host restarted
             elif msg.seq > self.seq and not self._awaiting_welcome and not self._awaiting_snapshot:
                 pass  # updates may be in flight; a real gap shows up as a gap in the update numbers
         elif isinstance(msg, P.ChatOut):
@@ -403,6 +410,13 @@ class Client:
         self._set_status("closed", reason)
         self._stop.set()
 
+    def _rejoin_later(self) -> None:
+        """Say hello again after a random pause of up to ``rejoin_jitter`` seconds: after a host restart every
+        client hears of it within the same second, and would otherwise rejoin (and be caught up) all at once."""
+        if self._hello_at:
+            return
+        self._hello_at = time.monotonic() + random.uniform(0.0, self.rejoin_jitter)
+
     def _send_hello(self, s: zmq.Socket) -> None:
         if self._awaiting_welcome:
             return
@@ -415,8 +429,7 @@ class Client:
     def _on_reject(self, s: zmq.Socket, msg: P.Reject) -> str:
         if msg.code == P.HELLO_REQUIRED:
             # the host does not know this connection (it restarted): hello again; commands are re-sent after welcome
-            self._awaiting_welcome = False
-            self._send_hello(s)
+            self._rejoin_later()
             return ""
         with self._cond:
             self.refusals = [*self.refusals[-99:], msg]

@@ -168,7 +168,7 @@ class Host:
                  bind: str = "*", key: keymod.KeyPair | None = None, key_dir: str | Path | None = None,
                  campaign: str = "", heartbeat: float = 1.0, timeout: float = 6.0, max_strikes: int = 20,
                  ban_seconds: float = 10.0, advertise: bool = False, snapshot_catchup: int = SNAPSHOT_CATCHUP,
-                 seats_settle: float = 1.0,
+                 seats_settle: float = 1.0, presence_interval: float = 0.5,
                  on_event: Callable[[str], None] | None = None):
         self.path = Path(path)
         self.port = port
@@ -185,6 +185,8 @@ class Host:
         self._seats_stamp = (st.st_mtime_ns, st.st_size) if st else (0, 0)   # the seat file as loaded
         self._seats_seen, self._seats_seen_at = self._seats_stamp, 0.0         # as last seen, and when
         self.seats_settle = seats_settle
+        self.presence_interval = presence_interval
+        self._presence_due, self._presence_sent = False, 0.0
         self.key = key or keymod.load_or_create("host", key_dir)
         self.campaign = campaign or self.seats.campaign or self.path.stem
         self.heartbeat = heartbeat
@@ -369,6 +371,7 @@ class Host:
                     except Exception:  # noqa: BLE001 - one bad message never stops the host
                         log.exception("error while handling a message")
             now = time.monotonic()
+            self._flush_presence(now)
             if now >= next_beat:
                 next_beat = now + self.heartbeat
                 self._housekeeping(now)
@@ -635,7 +638,18 @@ class Host:
         d = self.game.engine.pending()
         return d.side if d else ""
 
-    def _presence(self) -> None:
+    def _presence(self, at_once: bool = False) -> None:
+        """Presence changed: broadcast it, at most once per ``presence_interval`` (a host restart makes every
+        client join within a second or so: one coalesced presence instead of one per join, to everyone)."""
+        self._presence_due = True
+        if at_once:
+            self._presence_sent = 0.0
+        self._flush_presence(time.monotonic())
+
+    def _flush_presence(self, now: float) -> None:
+        if not self._presence_due or now - self._presence_sent < self.presence_interval:
+            return
+        self._presence_due, self._presence_sent = False, now
         acting = self._last_acting = self._acting()
         online = {c.key for c in self.conns.values()}
         players = [P.Player(name=s.name, seat=s.seat, fingerprint=s.fingerprint, connected=s.key in online,
@@ -704,7 +718,7 @@ class Host:
         self._broadcast(P.Update(entries=[e], acting=acting))
         self._send(c.rid, P.Ack(id=cmd.id, seq=entry.seq, hash=e.hash))
         if acting != self._last_acting:
-            self._presence()
+            self._presence(at_once=True)     # who is to act: never delayed
 
     # ------------------------------------------------------------------ chat
     def _chat(self, c: Conn, msg: P.ChatSend) -> None:
