@@ -425,6 +425,14 @@ class CombatPanel(QWidget):
         self.hint = QLabel("")
         self.hint.setStyleSheet("color:#6b5a3a")
         bl.addWidget(self.hint)
+        from PySide6.QtWidgets import QCheckBox
+
+        self.group = QCheckBox("The same answer for the other units of this combat")
+        self.group.setToolTip("Morale checks and retreats are asked unit by unit (14.5, 14.7): with this ticked, your "
+                              "answer is sent for each further unit that is offered the same answer (each one is "
+                              "logged; the engine judges each)")
+        self.group.hide()
+        bl.addWidget(self.group)
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.NoFrame)
@@ -501,6 +509,7 @@ class CombatPanel(QWidget):
         self.side.setStyleSheet(f"background:{theme.SIDE_COLOUR.get(d.side, '#6d6a60')}; color:{theme.SIDE_TEXT.get(d.side, '#fff')};"
                                 "padding:3px 6px; border-radius:3px; font-weight:bold")
         self.prompt.setText(humanize(d.prompt))
+        self.group.setVisible(d.kind in GROUP_KINDS and enabled)
         self.rule.setText(f"Rule {d.rule}")
         on_map = [o for o in d.options if map_hex(o)]
         self.hint.setText((f"{len(on_map)} of these are also highlighted on the map. " if on_map else "")
@@ -518,6 +527,18 @@ class CombatPanel(QWidget):
     def button(self, text_part: str) -> QPushButton | None:
         """The option button whose label contains ``text_part`` (tests, shortcuts)."""
         return next((b for b in self.buttons if text_part in b.text()), None)
+
+
+#: The per-unit combat questions one answer may cover for the other units (the app sends each; 14.5, 14.7).
+GROUP_KINDS = ("combat_morale", "combat_retreat")
+
+
+def answer_of(label: str) -> str:
+    """The answer part of a per-unit option label: "300 Oasis: take the morale check" -> "take the morale check";
+    a retreat's hexes differ per unit, so only its kind of answer counts ("end the retreat in C0602" -> "end the
+    retreat")."""
+    tail = label.split(": ", 1)[1] if ": " in label else label
+    return tail.split(" in ", 1)[0] if tail.startswith("end the retreat") else tail
 
 
 def map_hex(o: Option) -> str | None:

@@ -20,7 +20,9 @@ from PySide6.QtWidgets import (
 
 from app import counterart, geometry as geo, mapinfo, theme
 from app.cards import CardsPanel
-from app.combat import CombatDialog, CombatInfo, CombatPanel, gather as gather_combat, is_combat, map_hex, place
+from app.combat import (
+    GROUP_KINDS, CombatDialog, CombatInfo, CombatPanel, answer_of, gather as gather_combat, is_combat, map_hex, place,
+)
 from app.controller import GameController
 from app.interaction import Click, MapInteraction
 from app.dashboard import Dashboard
@@ -1052,7 +1054,26 @@ class MainWindow(QMainWindow):
         return (names + (" from " + ", ".join(humanize(x) for x in locs) if locs else "")).strip()
 
     def choose_option(self, o: Option) -> None:
-        self.ctl.act(o.action)
+        d = self.ctl.pending()
+        group = (d is not None and d.kind in GROUP_KINDS and self.combat_dlg.group.isVisible()
+                 and self.combat_dlg.group.isChecked())
+        self._group_answer = (d.kind, d.side, answer_of(o.label), self.combat_dlg.combat_key()) if group else None
+        if self.ctl.act(o.action) and group:
+            self._answer_group()
+
+    def _answer_group(self) -> None:
+        """"The same answer for the other units": while the engine asks the same per-unit question of the same
+        combat and offers the same answer, send it (each is an ordinary logged action the engine judges)."""
+        for _ in range(40):
+            g = self._group_answer
+            d = self.ctl.pending()
+            if g is None or d is None or self.ctl.replaying or (d.kind, d.side) != g[:2] \
+                    or self.combat_dlg.combat_key() != g[3]:
+                break
+            o = next((o for o in d.options if answer_of(o.label) == g[2]), None)
+            if o is None or not self.ctl.act(o.action):
+                break
+        self._group_answer = None
 
     # ---------------------------------------------------------------- map clicks (app.interaction decides)
     @property

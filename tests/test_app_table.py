@@ -535,3 +535,43 @@ def test_replay_pans_to_each_action(qtbot, win):
     rec = geo.rec_of("C0703")
     assert vis.contains(rec.x, rec.y)
     w.ctl.set_replay(None)
+
+
+def test_one_answer_covers_the_other_units_of_the_combat(qtbot, dirs):
+    """The manual's walkthrough (Sonnenblume, seed 1): seven attackers each get an 'm' result; with "The same answer
+    for the other units" ticked, one click answers the seven morale questions, one more the seven retreats."""
+    w = game_window(qtbot, dirs / "walk.dfd", "sonnenblume", seed=1)
+    for lab in ("C2331", "C2330", "C2332", "C2410", "C2310"):
+        pass_cover(qtbot, w)
+        w.hex_clicked(lab, Qt.LeftButton)
+    pass_cover(qtbot, w)
+    qtbot.mouseClick(prompt_button(w, "No (more) refits"), Qt.LeftButton)
+    w.hex_clicked("C0702", Qt.LeftButton)
+    w.hex_clicked("C0602", Qt.LeftButton)
+    qtbot.mouseClick(prompt_button(w, "End the Movement Phase"), Qt.LeftButton)
+    pass_cover(qtbot, w)
+    qtbot.mouseClick(prompt_button(w, "End the Reaction Phase"), Qt.LeftButton)
+    pass_cover(qtbot, w)
+    w.hex_clicked("C0602", Qt.LeftButton)
+    w.hex_clicked("C0603", Qt.LeftButton)
+    qtbot.mouseClick(prompt_button(w, "No more attacks"), Qt.LeftButton)
+    clicks = {}
+    for _ in range(30):
+        pass_cover(qtbot, w)
+        d = w.ctl.pending()
+        if d is None or not d.kind.startswith("combat_"):
+            break
+        if d.kind in ("combat_morale", "combat_retreat"):
+            assert w.combat_dlg.group.isVisible()
+            w.combat_dlg.group.setChecked(True)
+            want = "take the morale check" if d.kind == "combat_morale" else "end the retreat"
+            n = len(w.ctl.log())
+            qtbot.mouseClick(w.combat_dlg.button(want), Qt.LeftButton)
+            clicks[d.kind] = clicks.get(d.kind, 0) + 1
+            assert len(w.ctl.log()) - n == 7, f"{d.kind}: {len(w.ctl.log()) - n} answered by one click"
+            continue
+        b = next((w.combat_dlg.button(t) for t in ("Expend", "No (more)") if w.combat_dlg.button(t)), w.combat_dlg.buttons[0])
+        qtbot.mouseClick(b, Qt.LeftButton)
+    assert clicks == {"combat_morale": 1, "combat_retreat": 1}
+    kinds = [e.action.kind for e in w.ctl.log()]
+    assert kinds.count("morale_choice") == 7
