@@ -1123,6 +1123,20 @@ class MainWindow(QMainWindow):
         if self._hover == label:
             self._hovered(label)
 
+    def _cannot_move_reason(self) -> str:
+        """Why the selected friendly stack shows no reachable hexes in a movement decision (13.1, 13.0)."""
+        if not self.board.moving() or not self.selected_hex or self._movers(self.ctl.pending()):
+            return ""
+        mine = self.board.friendly(self.selected_hex)
+        if not mine:
+            return ""
+        done = moved_units(self.ctl.state())
+        if all(u in done for u in mine if has_ma(u)) and any(has_ma(u) for u in mine):
+            return f"{self.board.units_text(mine)} in {self.selected_hex}: moved this phase — each stack completes its move (13.1)"
+        if not any(has_ma(u) for u in mine):
+            return f"{self.board.units_text(mine)} in {self.selected_hex}: no movement allowance (a dump moves only with an MSU, 12.2, 13.7)"
+        return f"{self.board.units_text(mine)} in {self.selected_hex}: no unit is ticked to move in the Movement orders panel (13.1)"
+
     def _drag_source(self, label: str) -> bool:
         """A press on a stack of the moving side with units still to move picks it up (drag-to-move)."""
         if not self.board.moving():
@@ -1158,6 +1172,9 @@ class MainWindow(QMainWindow):
     def _refresh_selection(self) -> None:
         d = self.ctl.pending()
         self.scene.select_hex(self.selected_hex)
+        why = self._cannot_move_reason()
+        if why:
+            self.status.showMessage(why, 8000)
         if self.selected_hex:
             self._inspect_hex(self.selected_hex)
         self._show_orders(d)

@@ -186,6 +186,8 @@ def test_after_a_move_the_selection_panels_and_overlays_follow_the_stack(qtbot, 
     assert w.orders.where == "C0703"                      # the Movement orders panel is on the new hex
     text = hover(w, "C0803")
     assert "move" not in text.split(" — ")[-1].lower()
+    click_hex(qtbot, w, "C0703")                          # reselect the moved stack: the reason it cannot move
+    assert "moved this phase" in w.status.currentMessage() and "13.1" in w.status.currentMessage()
     n = len(w.ctl.log())
     click_hex(qtbot, w, "C0803")                          # a further click selects, never a refused move
     assert len(w.ctl.log()) == n and not w.prompt.refusal.isVisible()
