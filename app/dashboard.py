@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGridLayout, QLabel, QScrollArea, QSizePolicy, QWidget
 
 from app import counterart, geometry as geo, theme
@@ -53,8 +53,14 @@ class Chart(QWidget):
         tf.setBold(True)
         p.setFont(tf)
         p.setPen(QColor(theme.LABEL_INK))
-        p.drawText(r.adjusted(12, 8, -12, 0), Qt.AlignLeft | Qt.AlignTop, self.title)
-        plot = r.adjusted(52, 40, -18, -44)
+        # the legend goes under the title when both do not fit on one line (issue 19: titles were overdrawn)
+        lf = QFont("DejaVu Sans")
+        lf.setPixelSize(10)
+        legend_w = sum(QFontMetrics(lf).horizontalAdvance(n) + 22 for n, _c, pts in self.series if pts)
+        title = QFontMetrics(tf).elidedText(self.title, Qt.ElideRight, int(r.width() - 24))
+        legend_dy = 18 if QFontMetrics(tf).horizontalAdvance(title) + legend_w + 36 > r.width() else 0
+        p.drawText(r.adjusted(12, 8, -12, 0), Qt.AlignLeft | Qt.AlignTop, title)
+        plot = r.adjusted(52, 40 + legend_dy, -18, -44)
         pts_all = [pt for _n, _c, pts in self.series for pt in pts]
         small = QFont("DejaVu Sans")
         small.setPixelSize(10)
@@ -127,9 +133,9 @@ class Chart(QWidget):
             legend_x -= w
             p.setPen(Qt.NoPen)
             p.setBrush(QColor(colour))
-            p.drawRoundedRect(QRectF(legend_x, r.top() + 13, 12, 8), 2, 2)
+            p.drawRoundedRect(QRectF(legend_x, r.top() + 13 + legend_dy, 12, 8), 2, 2)
             p.setPen(QColor("#3b3325"))
-            p.drawText(QRectF(legend_x + 15, r.top() + 9, w, 16), Qt.AlignLeft | Qt.AlignVCenter, name)
+            p.drawText(QRectF(legend_x + 15, r.top() + 9 + legend_dy, w, 16), Qt.AlignLeft | Qt.AlignVCenter, name)
         p.setPen(QColor("#7a6a4a"))
         p.save()
         p.translate(r.left() + 12, plot.center().y())
