@@ -131,3 +131,60 @@ def test_18_2_enumerable_options_are_accepted(desert):
     eng.apply(acts[1])
     assert eng.state.vars["railhead"] == "W2116"
     assert not [o for o in eng.pending().options if o.action.kind == "build_rail"]   # the MSU has been used
+
+
+# ---------------------------------------------------------------- 18.3 where road construction starts
+from tests.playpath import Play                          # noqa: E402
+
+
+def test_18_3_road_cannot_start_off_its_route_play_path():
+    """18.3 names the two routes; 18.3.1 "it must link with a completed primary road hex".  Sonnenblume, the first
+    Axis Movement Phase: the Axis MSU at El Agheila (C0701) is on neither route."""
+    p = Play("sonnenblume", seed=1)
+    p.to("movement", side=AXIS)
+    assert p.state.units["AX-MSU#1"].loc == "C0701"
+    exc = p.refuse("build_road", side=AXIS, msu="AX-MSU#1", road="tobruk-bypass", hexes=["C0702"])
+    assert exc.rule.startswith("18.3") and "route" in str(exc)
+    assert "roads_built" not in p.state.vars and "road:tobruk-bypass" not in p.state.vars
+
+
+def _road_engine(loc):
+    """An Allied Movement Phase with an MSU and an active base (12.3: general supply) in ``loc``."""
+    return _allied([unit("AL-MSU#1", ALLIED, loc), unit("AL-Base#1", ALLIED, loc, active=True)])
+
+
+def _road(eng, hexes, road="sollum-sidi-barrani", msu="AL-MSU#1"):
+    return eng.apply(Action(kind="build_road", side=ALLIED, args={"msu": msu, "road": road, "hexes": hexes}))
+
+
+def test_18_3_1_road_starts_on_a_primary_road_hex_of_its_route(desert):
+    # Sollum (W2004) is on the primary coast road: construction may start there
+    eng = _road_engine("W2004")
+    _road(eng, ["W2005", "W2006"])
+    assert eng.state.vars["roads_built"]["sollum-sidi-barrani"] == ["W2004", "W2005", "W2006"]
+    # either direction: from Sidi Barrani (W2110) westwards
+    eng = _road_engine("W2110")
+    _road(eng, ["W2109"])
+    assert eng.state.vars["roads_built"]["sollum-sidi-barrani"] == ["W2110", "W2109"]
+
+
+@pytest.mark.parametrize("loc,road,hexes", [
+    ("W2107", "sollum-sidi-barrani", ["W2108"]),      # on the route but not a completed primary road hex
+    ("C2229", "tobruk-bypass", ["C2130"]),            # the bypass track, not primary
+    ("W2004", "tobruk-bypass", ["W2005"]),            # a primary road hex of the other route
+    ("W2104", "sollum-sidi-barrani", ["W2005"]),      # a primary road hex next to the route, not on it
+])
+def test_18_3_road_start_refusals(desert, loc, road, hexes):
+    eng = _road_engine(loc)
+    with pytest.raises(IllegalAction) as exc:
+        _road(eng, hexes, road=road)
+    assert exc.value.rule.startswith("18.3")
+    assert "roads_built" not in eng.state.vars
+
+
+@pytest.mark.parametrize("hexes", [["W2105"], ["W2006"], ["W2005", "W2105"]])
+def test_18_3_road_follows_its_route(desert, hexes):
+    eng = _road_engine("W2004")
+    with pytest.raises(IllegalAction) as exc:
+        _road(eng, hexes)
+    assert exc.value.rule.startswith("18.3")

@@ -150,8 +150,13 @@ def apply(eng: Engine, frame: Frame, action: Action) -> None:
         key = f"road:{a.get('road')}"
         if a.get("road") not in ROADS:
             raise IllegalAction(f"the constructible roads are {', '.join(ROADS)}", "18.3")
-        head = st.vars.get(key) or msu.loc
-        if head != msu.loc:
+        route = road_route(str(a.get("road")))
+        head = st.vars.get(key)
+        if head is None:
+            why = road_start_refusal(st, str(a.get("road")), msu.loc)
+            if why:
+                raise IllegalAction(why, "18.3 / 18.3.1")
+        elif head != msu.loc:
             raise IllegalAction(f"the MSU must be on the road marker ({head})", rule)
         gm = tec.current_map()
         h = hex_of(msu)
@@ -164,6 +169,9 @@ def apply(eng: Engine, frame: Frame, action: Action) -> None:
         for nx in hexes:
             if cur.distance(nx) != 1:
                 raise IllegalAction(f"{nx.label} does not continue the line from {cur.label} (no skipping ahead)", rule)
+            if nx.label not in route or abs(route.index(nx.label) - route.index(cur.label)) != 1:
+                raise IllegalAction(f"{nx.label} is not the next hex of the {a.get('road')} route from {cur.label} "
+                                    f"({'-'.join(route)})", "18.3")
             if nx in ez or nx not in lines.los:
                 raise IllegalAction(f"the marker and MSU may not be moved OGS or into an EZOC ({nx.label})", rule)
             cur = nx
@@ -177,6 +185,32 @@ def apply(eng: Engine, frame: Frame, action: Action) -> None:
         eng.say(f"{side} construction advances to {cur.label} ({rule})")
         return
     raise IllegalAction(f"{action.kind} is not a construction action", "18.0")
+
+
+def road_route(road: str) -> list[str]:
+    """18.3: the route a constructible road follows ("the secondary road from Sollum (W2004) to Sidi Barrani (W2110),
+    and the 'Tobruk Bypass' along the track from C2329 ...", ``core.mapdata`` routes with ``construct``)."""
+    from core import mapdata
+
+    return [h.label for h in mapdata.load().constructible_roads()[road.replace("-", "_")]]
+
+
+def road_start_refusal(state, road: str, label: str) -> str | None:
+    """Where construction of ``road`` may begin (no marker yet): 18.3 "Two roads may be built on the map" along the
+    named routes, and 18.3.1 "The road may be constructed in either direction, but it must link with a completed
+    primary road hex": the first hex is a hex of the route that is a completed primary road hex (printed primary, or
+    a hex of a road already built, which "converts the route into a primary road")."""
+    from core import mapdata
+
+    md, route = mapdata.load(), road_route(road)
+    if label not in route:
+        return f"{label} is not on the {road} route ({'-'.join(route)}); roads may be built only along it"
+    built = {x for hexes in state.vars.get("roads_built", {}).values() for x in hexes}
+    starts = [x for x in route if "primary" in md.routes_at(Hex.parse(x)) or x in built]
+    if label not in starts:
+        return (f"construction of the {road} must link with a completed primary road hex; {label} is not one "
+                f"(on this route: {', '.join(starts)})")
+    return None
 
 
 # ---------------------------------------------------------------- 18.2 the Egyptian railroad
