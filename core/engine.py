@@ -341,7 +341,7 @@ class Engine:
                 self._settle()
                 if self._after_action():       # units placed by automatic steps: the decision is asked again
                     self._settle()
-        except BaseException:
+        except BaseException:  # any failure restores the state before the action and re-raises (no half-applied action)
             self.state = GameState.decode(before)
             self._pending = pending_before
             self._generation -= 1

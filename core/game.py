@@ -228,7 +228,7 @@ class Game:
         store = Store.open(Path(path), read_only=read_only)
         try:
             return cls._load(store)
-        except BaseException:
+        except BaseException:  # a game that cannot be loaded releases its file lock and re-raises unchanged
             store.close()
             raise
 
@@ -378,7 +378,7 @@ class Game:
             self._cadence = self._cadence.snapshot_taken(snap.seq)
         try:
             self.store.append(row, snap, HeadRow(seq=entry.seq, state=state, hash=entry.hash))
-        except BaseException:
+        except BaseException:  # re-raised: the engine goes back to what the file holds, so the save stays consistent
             # the action could not be committed: the game goes back to exactly where the file is
             before.restore(eng)
             self._cadence = cadence

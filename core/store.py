@@ -262,7 +262,7 @@ class Store:
         try:
             return cls._create(path, lock, scenario=scenario, seed=seed, initial_state=initial_state,
                                initial_hash=initial_hash, dice=dice, epoch=epoch)
-        except BaseException:
+        except BaseException:  # a file that could not be created releases its write lock and re-raises unchanged
             lock.release()
             raise
 
@@ -309,7 +309,7 @@ class Store:
             store = cls(path, _connect(path, read_only), meta, read_only, lock)
             if not read_only and int(meta.get("schema", "1")) < SCHEMA_VERSION:
                 store._upgrade()
-        except BaseException:
+        except BaseException:  # a file that could not be opened releases its write lock and re-raises unchanged
             if lock is not None:
                 lock.release()
             raise
@@ -355,7 +355,7 @@ class Store:
             self.store._db.acquire()
             try:
                 self.store._con.execute("BEGIN IMMEDIATE")
-            except BaseException:
+            except BaseException:  # no transaction began: release the database lock and re-raise unchanged
                 self.store._db.release()
                 raise
             return self.store._con
@@ -365,7 +365,7 @@ class Store:
                 if typ is None:
                     try:
                         self.store._commit()
-                    except BaseException:
+                    except BaseException:  # a failed commit is rolled back and re-raised: nothing half-written stays
                         self.store._con.execute("ROLLBACK")
                         raise
                 else:
