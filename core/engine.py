@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable
 
 from core import sequence
 from core.decisions import (
-    ALLIED, AXIS, EITHER, Action, Decision, GameOver, IllegalAction, Option, check_args, other,
+    ALLIED, AXIS, EITHER, Action, Decision, GameOver, IllegalAction, Option, arg_schema, check_args, other,
 )
 from core.dice import Dice, SeededDice
 from core.state import Frame, GameState
@@ -181,6 +181,9 @@ class _UndoPoint:
     before: bytes
 
 
+arg_schema("undo")   # undo takes no argument (R-UNDO): anything else is refused, never stored or broadcast
+
+
 class Engine:
     """Owns one game's state and applies actions to it."""
 
@@ -307,6 +310,7 @@ class Engine:
         if action.side not in (AXIS, ALLIED):
             raise IllegalAction(f"{action.side!r} is not a side; actions are taken by Axis or Allied", "2.5")
         if action.kind == "undo":
+            check_args(action, UNDO_RULE)
             return d
         if not d.allows(action.side):
             raise IllegalAction(
