@@ -638,3 +638,20 @@ def test_axc_16_e_no_axis_air_superiority_missions_in_the_gts_of_declaration_and
     assert air.superiority_count(eng, AXIS) == 0                      # GT of resolution
     eng.state.gt = 22
     assert air.superiority_count(eng, AXIS) == 2
+
+
+def test_unplayed_card_discarded_on_schedule_does_not_bring_its_successor_play_path():
+    """R-EV-DISCARD-UNPLAYED (5.0 "To be used and take advantage of the effects, a card must be played"): Desert War
+    (28.0, "All cards are available"), both sides passing to GT 20.  AXC-5 is never declared, so AXC-6 is never
+    played, and AXC-10 never, so AXC-11 never: their scheduled discards (end of GT 19) put nothing in play; ALC-7,
+    in play at the start, still brings ALC-8, and ALC-8 ALC-9."""
+    from tests.playpath import Play
+
+    p = Play("desert-war", seed=1)
+    p.run(until=lambda e: e.state.gt >= 20)
+    cards = p.state.cards
+    assert [cards[c]["status"] for c in ("AXC-5", "AXC-6", "AXC-11")] == ["discarded"] * 3
+    assert all(cards[c].get("played_gt") is None for c in ("AXC-5", "AXC-6", "AXC-10", "AXC-11"))
+    assert cards["AXC-7"]["status"] == "deck" and cards["AXC-12"]["status"] == "deck"
+    assert not [e for e in p.events() if "AXC-7" in e or "AXC-12" in e]
+    assert cards["ALC-8"].get("played_gt") == 7 and cards["ALC-9"].get("played_gt") == 11   # R-EV-DISCARD

@@ -147,7 +147,7 @@ def discard(eng: Engine, cid: str, why: str) -> None:
     eng.say(f"{cid} {rule.title} is discarded: {why} ({rule.cite})")
     if rule.on_discard:
         rule.on_discard(eng, c)
-    if was_in_play or rule.kind != "event":
+    if was_in_play:         # R-EV-DISCARD-UNPLAYED: a card never played has no effects, its "put X into play" neither
         for nxt in rule.then:
             if nxt in eng.state.cards and eng.state.cards[nxt]["status"] == "deck":
                 put_in_play(eng, nxt, f"{cid} is discarded")
