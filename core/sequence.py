@@ -155,6 +155,15 @@ PHASES: tuple[Phase, ...] = (
 
 STEPS: dict[str, Step] = {s.key: s for p in PHASES for s in p.steps}
 
+#: 4.1 IX, XII, XV: "conducted in the same order and manner as Phase VI" -- the four Movement Phases
+MOVEMENT_PHASE_NUMBERS = (6, 9, 12, 15)
+
+
+def movement_steps(number: int) -> tuple[str, ...]:
+    """The keys of step ``number`` of every Movement Phase (``movement_steps(1)`` = VI.1, IX.1, XII.1, XV.1):
+    a rule module registers a Movement-Phase step once for all four phases (4.1 IX, XII, XV)."""
+    return tuple(f"{ROMAN[n - 1]}.{number}" for n in MOVEMENT_PHASE_NUMBERS)
+
 
 def phase(n: int) -> Phase:
     if not 1 <= n <= 20:

@@ -171,9 +171,10 @@ def test_eop_27_ariete_15mp_picks_up_nizza_8mp_overrun_kdg(eop, monkeypatch):
     eng.apply(Action(kind="move", side=AXIS, args={
         "units": ["IT-132Ariete"], "path": S1130_AGHEILA + ["C0601", "C0602", "C0603", "C0604", "C0705"],
         "pickup": {"C0701": ["IT-Nizza"]}}))
-    # 13.4.3: KDG (RMA 7) may react away from Ariete (RMA 4); in the EoP it stands and is overrun
-    assert eng.pending().kind == "overrun_reaction"
-    eng.apply(Action(kind="done", side=ALLIED))
+    # 13.4.3 with 6.2: "The KDG is unable to react due to surprise (6.2) and having a maximum RMA of 6 (1d6) to
+    # the Nizza RMA of 6" -- no reaction is offered and no die is rolled for it
+    assert eng.pending().kind == "movement"
+    assert not any("RMA under surprise" in e for e in eng.log[-1].events)
     st = eng.state
     moved = st.stack[-1].data["moved"]
     assert st.units["IT-132Ariete"].loc == "C0705" and st.units["IT-Nizza"].loc == "C0705"

@@ -23,7 +23,7 @@ def setup(**kw):
     """Axis 1st player in its Movement Phase (VI); FF Afrika (GS 1) in the North Africa Box; an Axis base on
     Map C puts Map C in its area of operations (19.1.1); 7 RTR is the Allied unit that will move."""
     units = [unit("GE-FFAfrika", AXIS, NA), unit("GE-StGI", AXIS, NA),
-             unit("AX-Base#1", AXIS, "C0701", active=True), unit("AL-Base#1", ALLIED, "C2331", active=True),
+             unit("AX-Base#1", AXIS, "C0701", active=True), unit("AL-Base#1", ALLIED, "C1020", active=True),
              unit("GE-5Pz", AXIS, "C1001", steps=2), unit("UK-7RTR", ALLIED, "C1015", steps=2)]
     return engine_at_movement(units + kw.pop("extra", []), **kw)
 

@@ -35,7 +35,9 @@ def test_setup_within_n_3_1_refuses_too_far(walk_engine):
 def test_two_full_gts_visit_all_20_phases_in_order(walk_engine):
     # GT 5: 2+3 = 5 No Change (Axis keeps), Axis chooses to be 2nd.
     # GT 6: 6+6 = 12 Change, Surprise: Allies take the initiative and choose 1st (6.2).
-    eng = walk_engine(dice=ScriptedDice([2, 3, 6, 6]))
+    # GT 5 XVIII: 5 Pz (no base on the map) is isolated when the 2nd player's GenS is determined at IX.1
+    # (4.1 IX "in the same order and manner as Phase VI") and checks supply attrition (12.5.1): 1 passes.
+    eng = walk_engine(dice=ScriptedDice([2, 3, 1, 6, 6, 1]))
     place_setup(eng)
     visited: list[tuple[int, int, int, str]] = []
     while (d := eng.pending()) is not None:
@@ -67,6 +69,8 @@ def test_two_full_gts_visit_all_20_phases_in_order(walk_engine):
     assert ("VI", ALLIED) in {(sequence.ROMAN[p - 1], s) for g, p, _, s in visited if g == 5 and p == 6}
     assert ("IX", AXIS) in {(sequence.ROMAN[p - 1], s) for g, p, _, s in visited if g == 5 and p == 9}
     assert eng.state.result is not None and eng.state.gt == 6  # 4.1 XX a): marker reached the end box
+    attrition = [(e.rolls, ev) for e in eng.log for ev in e.events if "supply attrition, 12.5.1" in ev]
+    assert [r for r, _ in attrition] == [[1], [1]] and all("5 Pz" in ev for _, ev in attrition)
     # the log's phase headings show all 20 phases of GT 6, in order, automatic ones (XVIII-XX) included
     headings = [e for entry in eng.log for e in entry.events if e.startswith("GT 6 — Phase ")]
     assert [h.split("Phase ")[1].split(".")[0] for h in headings] == list(sequence.ROMAN)

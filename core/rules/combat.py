@@ -29,7 +29,7 @@ from core import calendar, charts
 from core.decisions import Action, Decision, IllegalAction, Option, other
 from core.engine import CONTINUE, PROCEDURES, QUERIES, Engine, Procedure, on_step, procedure
 from core.hexgrid import Hex, HexLabelError
-from core.rules import special_units as su
+from core.rules import special_units as su, supply
 from core.rules.special_units import CombatView, info, round_half_up
 from core.rules.status import morale_passes  # 8.1: the one definition of the morale check
 from core.state import Frame, GameState
@@ -1197,6 +1197,9 @@ class ResolveCombat(Procedure):
         if d.get("only_defenders") is not None:   # 15.3: one part of a split stack
             d["defenders"] = [u for u in d["defenders"] if u in set(d["only_defenders"])]
         d["origin"] = {u: st.units[u].loc for u in attackers + d["defenders"]}
+        from core.rules import movement      # 13.6: attacking or defending ends reserve status
+        movement.end_reserve(eng, attackers, "attacks")
+        movement.end_reserve(eng, d["defenders"], "defends")
         d["initial_steps"] = {u: st.units[u].steps for u in attackers + d["defenders"]}
         d["stage"] = "air_att"
         d.setdefault("att_air", [])
@@ -1274,9 +1277,9 @@ class ResolveCombat(Procedure):
             who = side if stage == "supply_att" else enemy
             units = d["attackers"] if stage == "supply_att" else d["defenders"] + list(d.get("def_art", []))
             key = "att_supplied" if stage == "supply_att" else "def_supplied"
-            # garrisons are always supplied (15.8)
+            # garrisons are always supplied (15.8); emergency supply is combat supply too (12.7)
             for u in units:
-                if u not in d[key] and info(st, u).garrison:
+                if u not in d[key] and supply.combat_supplied_without_dump(st.units[u]):
                     d[key][u] = True
             todo = sorted({st.units[u].loc for u in units if u not in d[key]})
             if not todo:
@@ -1973,7 +1976,7 @@ class ResolveCombat(Procedure):
             key = "att_supplied" if att else "def_supplied"
             for u in units:
                 if st.units[u].loc == h and u not in d[key]:
-                    d[key][u] = dump is not None or info(st, u).garrison
+                    d[key][u] = dump is not None or supply.combat_supplied_without_dump(st.units[u])
             if dump is not None:
                 d["dumps_used"].append(dump)
                 expend(eng, dump, f"combat supply for {h} (12.6)")

@@ -781,14 +781,15 @@ class Exploitation(Procedure):
             if supply.capture_choice(action.args):
                 d["overrun"]["destroy_supply"] = True            # 12.2.7: destroy, not roll
             eng.say(f"{', '.join(units)} overrun {last} during exploitation (14.9.3, 13.4)")
-            away = overrun_reactors(st, units, last)
+            away = overrun_reactors(eng, units, last)
             if away and "overrun_reaction" in PROCEDURES:
                 # 13.4.3: the defender may react away before the 2 MP of the overrun are expended (the ground
                 # rules' own procedure, as in normal movement)
                 eng.say(f"{', '.join(info(st, u).name or u for u in away)} may react away from {last} before the "
                         "overrun (13.4.3)")
                 d["overrun"]["reaction"] = True
-                eng.push("overrun_reaction", hex=last, units=away, attackers=list(units), side=other(d["side"]))
+                eng.push("overrun_reaction", hex=last, units=sorted(away), rma=away, attackers=list(units),
+                         side=other(d["side"]))
                 return
             eng.push("resolve_combat", attackers=list(units), hex=last, form="overrun", side=d["side"])
             return
@@ -909,13 +910,9 @@ def combat_overrun_ok(eng: Engine, d: dict[str, Any], units: list[str], start: s
     return True
 
 
-def overrun_reactors(st: GameState, movers: list[str], label: str) -> list[str]:
-    """13.4.3: the units in ``label`` that may react away from the overrun (the ground rules' test)."""
-    from core.rules import combat
+def overrun_reactors(eng: Engine, movers: list[str], label: str) -> dict[str, int]:
+    """13.4.3: the units in ``label`` that may react away from the overrun -> their reaction MA (the ground
+    rules' test, which may roll for surprise, 6.2)."""
+    from core.rules import combat, movement
 
-    try:
-        from core.rules import movement
-
-        return movement.overrun_reactors(st, movers, combat.hex_of(label))
-    except (ImportError, AttributeError):  # pragma: no cover - the ground rules define it
-        return []
+    return movement.overrun_reactors(eng, movers, combat.hex_of(label))

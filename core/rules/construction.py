@@ -12,6 +12,7 @@ of F1+ instead of a dump, 18.1 a-b),
 
 from __future__ import annotations
 
+from core import sequence
 from core.decisions import Action, IllegalAction, other
 from core.engine import Engine, at_phase_end, auto_step
 from core.hexgrid import Hex, HexLabelError
@@ -366,7 +367,7 @@ def complete_forts(eng: Engine) -> None:
         _complete(eng, side, engineers_only=False)
 
 
-for _k in ("VI.1", "IX.1", "XII.1", "XV.1"):
+for _k in sequence.movement_steps(1):
     auto_step(_k)(complete_forts)
 
 

@@ -115,12 +115,23 @@ def is_surprised(state: GameState, side: str) -> bool:
     return bool(state.surprise) and side != state.first_player
 
 
-def reaction_allowance(eng: Engine, u: UnitState, hq: bool, *, overrun_check: bool = False) -> int:
+def hq_reaction_bonus(u: UnitState, hq: bool) -> int:
+    """15.6: "Add two MP to the RMA during any reaction movement (13.2.1). This also applies when determining
+    enemy reaction capability during overrun (13.4.3)" -- an RMA in MP is a motorised unit's (13.2.1)."""
+    return 2 if hq and is_motorized(u) else 0
+
+
+def rolls_for_rma(state: GameState, u: UnitState) -> bool:
+    """6.2: "The 2nd player rolls 1d6 to determine the MA of reacting Mot units not in reserve status"."""
+    return is_surprised(state, u.side) and is_motorized(u) and not u.reserve
+
+
+def reaction_allowance(eng: Engine, u: UnitState, hq: bool) -> int:
     """13.2.1 RMA (+2 with an HQ, 15.6); 6.2: a surprised motorised unit not in reserve rolls 1d6."""
     base = rma(u)
-    if is_surprised(eng.state, u.side) and is_motorized(u) and not u.reserve:
+    if rolls_for_rma(eng.state, u):
         base = eng.roll(1, f"{counter_of(u).name} RMA under surprise (6.2)")[0]
-    return base + (2 if hq and is_motorized(u) else 0)
+    return base + hq_reaction_bonus(u, hq)
 
 
 # =========================================================================== path tracing
@@ -586,6 +597,8 @@ class _MoveBase(Procedure):
                     raise IllegalAction(f"{counter_of(u).name} may not react: it must begin the Reaction Phase within two "
                                         "hexes of an enemy unit or in reserve, be in GenS and not disrupted", "13.5")
             req.opts.reserve_reaction = all(st.units[i].reserve for i in req.units)
+            # 13.6: "It does not make a morale check after reacting" -- the marker itself goes when it moves
+            frame.data.setdefault("from_reserve", []).extend(i for i in req.units if st.units[i].reserve)
         check_move_status(eng, req)
         if frame.data.get("phase_started") is None:
             frame.data["phase_started"] = True
@@ -771,12 +784,12 @@ class _MoveBase(Procedure):
         }
         if frame.data.get("destroy_supply"):
             frame.data["overrun"]["destroy_supply"] = True
-        away = overrun_reactors(st, movers, target)
+        away = overrun_reactors(eng, movers, target)
         if away:
             # 13.4.3: the defender may react away before the 2 MP of the overrun are expended
             eng.say(f"{', '.join(counter_of(st.units[i]).name for i in away)} may react away from {target.label} "
                     "before the overrun (13.4.3)")
-            eng.push("overrun_reaction", hex=target.label, units=away, attackers=list(movers),
+            eng.push("overrun_reaction", hex=target.label, units=sorted(away), rma=away, attackers=list(movers),
                      side=other(st.units[movers[0]].side))
             return
         self.push_overrun_combat(eng, frame)
@@ -906,6 +919,15 @@ def enter_reserve(eng: Engine, u: UnitState, spent: int, entered_ezoc: bool) -> 
     eng.say(f"{name} enters reserve (13.6)")
 
 
+def end_reserve(eng: Engine, uids: list[str], why: str) -> None:
+    """13.6: "The marker is removed if the unit moves or engages in combat (attack or defense)"."""
+    for uid in uids:
+        u = eng.state.units.get(uid)
+        if u is not None and u.reserve:
+            u.reserve = False
+            eng.say(f"{counter_of(u).name} leaves reserve: it {why} (13.6)")
+
+
 def reaction_eligible(eng: Engine, frame: Frame, u: UnitState) -> bool:
     """13.5: within two hexes of an enemy unit at the start of the phase, or in reserve;
     in GenS; not disrupted; MSU only with reacting combat units."""
@@ -930,16 +952,32 @@ def units_near_enemy(state: GameState, side: str, radius: int = 2) -> list[str]:
     return sorted(out)
 
 
-def overrun_reactors(state: GameState, movers: list[str], target: Hex) -> list[str]:
-    """13.4.3: defenders with a greater reaction MA than the overrunning units, able to react (13.5:
-    in GenS, not disrupted); MSU may go with them."""
-    best = max((rma(state.units[i]) for i in movers), default=0)
-    out = []
-    for u in sorted(state.units_at(target.label), key=lambda x: x.id):
-        if u.side == state.units[movers[0]].side or u.disrupted or u.ogs or not is_combat(u):
-            continue
-        if is_motorized(u) and rma(u) > best:
-            out.append(u.id)
+def overrun_reactors(eng: Engine, movers: list[str], target: Hex) -> dict[str, int]:
+    """13.4.3 "If the unit about to be overrun has a greater reaction MA than the overrunning unit, it may react
+    away from the hex (13.5)": each defender able to react (13.5: in GenS, not disrupted) whose reaction MA is
+    greater than the greatest of the overrunning units' -> its reaction MA before an HQ's bonus
+    (G-OVERRUN-REACT).  Both sides' RMA (13.2.1) count an HQ's +2 (15.6); a surprised 2nd player's motorised
+    unit not in reserve rolls 1d6 for its RMA (6.2), and does not roll when even a 6 could not be greater
+    (Example of Play: "a maximum RMA of 6 (1d6) to the Nizza RMA of 6")."""
+    st = eng.state
+    side = st.units[movers[0]].side
+    att_hq = any(is_hq_unit(st.units[i]) for i in movers)
+    best = max((rma(st.units[i]) + hq_reaction_bonus(st.units[i], att_hq) for i in movers), default=0)
+    defenders = [u for u in sorted(st.units_at(target.label), key=lambda x: x.id) if u.side != side]
+    def_hq = any(is_hq_unit(u) for u in defenders)
+    out: dict[str, int] = {}
+    for u in defenders:
+        if u.disrupted or u.ogs or not is_combat(u) or not is_motorized(u):
+            continue            # 13.5; 13.2.1: a non-motorised unit has no RMA in MP, only a one-hex move
+        bonus = hq_reaction_bonus(u, def_hq)
+        if rolls_for_rma(st, u):
+            if 6 + bonus <= best:
+                continue
+            base = eng.roll(1, f"{counter_of(u).name} RMA under surprise, reacting to an overrun (6.2, 13.4.3)")[0]
+        else:
+            base = rma(u)
+        if base + bonus > best:
+            out[u.id] = base
     return out
 
 
@@ -960,7 +998,8 @@ class OverrunReaction(Procedure):
             return None
         opts = [Option(action=Action(kind="done", side=side), label=f"Stand in {d['hex']} and accept the overrun")]
         try:
-            paths = reachable_paths(st, side, left, MoveOptions(reaction=True), max_nodes=2000)
+            paths = reachable_paths(st, side, left, MoveOptions(reaction=True), max_nodes=2000,
+                                    rma_values=self.allowances(eng, d, left))
         except IllegalAction:
             paths = {}
         paths = {lab: p for lab, p in paths.items() if lab != d["hex"] and p and _labels(p)[-1] != d["hex"]}
@@ -970,6 +1009,14 @@ class OverrunReaction(Procedure):
         return Decision(side=side, kind="overrun_reaction", rule="13.4.3",
                         prompt=f"React away from {d['hex']} before it is overrun? (13.4.3)",
                         options=tuple(opts), free_kinds=("move",), context={"hex": d["hex"], "units": left})
+
+    @staticmethod
+    def allowances(eng: Engine, d: dict, ids: list[str]) -> dict[str, int]:
+        """Each reacting unit's RMA found when the overrun began (rolled under surprise, 6.2), +2 when an HQ
+        moves with it (15.6)."""
+        st = eng.state
+        hq = any(is_hq_unit(st.units[i]) for i in ids)
+        return {i: d["rma"][i] + hq_reaction_bonus(st.units[i], hq) for i in ids}
 
     def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
         d = frame.data
@@ -990,7 +1037,7 @@ class OverrunReaction(Procedure):
             path = path[1:]
         if not path:
             raise IllegalAction("the path is empty: name the hexes entered", "13.1")
-        plan = trace(st, d["side"], ids, path, MoveOptions(reaction=True))
+        plan = trace(st, d["side"], ids, path, MoveOptions(reaction=True), rma_values=self.allowances(eng, d, ids))
         if plan.overrun_at is not None:
             raise IllegalAction("reacting units may not overrun", "13.5 b)")
         if any(plan.loc.get(i) in (None, d["hex"]) for i in ids):
@@ -1187,7 +1234,7 @@ class ReactionProcedure(_MoveBase):
             u = st.units[i]
             if not is_combat(u):
                 continue
-            if u.reserve or u.flags.get("reacted_from_reserve"):
+            if i in frame.data.get("from_reserve", []):
                 continue                                       # 13.6: no morale check after reacting from reserve
             if hq:
                 continue                                       # 15.6: no morale check with an HQ
@@ -1206,7 +1253,8 @@ for _k in ("VII.1", "X.1", "XIII.1", "XVI.1"):
 # =========================================================================== reachable hexes
 def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOptions, *,
                     frame: Frame | None = None, gm: tec.GroundMap | None = None,
-                    max_nodes: int = 200_000, cache: dict | None = None) -> dict[str, list[str]]:
+                    max_nodes: int = 200_000, cache: dict | None = None,
+                    rma_values: dict[str, int] | None = None) -> dict[str, list[str]]:
     """Cheapest legal path to every hex the stack can enter (Dijkstra over (hex, route)).
 
     For a mixed stack the search minimises the largest fraction of any unit's
@@ -1225,7 +1273,7 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
         return {}
     import heapq
 
-    caps = [allowance(state, u, opts) for u in us]
+    caps = [allowance(state, u, opts, (rma_values or {}).get(u.id)) for u in us]
     if any(c <= 0 for c in caps):
         return {}
     cache = {} if cache is None else cache

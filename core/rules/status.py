@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import math
 
+from core import sequence
 from core.counters import Counter, counter
 from core.decisions import IllegalAction
 from core.engine import Engine, at_phase_end
 from core.hexgrid import Hex, HexLabelError
 from core.state import GameState, UnitState
 
-MOVEMENT_PHASES = (6, 9, 12, 15)
+MOVEMENT_PHASES = sequence.MOVEMENT_PHASE_NUMBERS
 REACTION_PHASES = (7, 10, 13, 16)
 
 

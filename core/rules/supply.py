@@ -12,7 +12,8 @@ emergency supply, bases, capture and voluntary destruction.
   friendly-controlled port; 22.1 the NRV is a permanent active base for the
   Allies, connected to the grid at W1434 (14 MP), W2034 and W2234 (14 primary
   road hexes = 3.5 MMP);
-* 12.5 IGS / OGS / isolated, set for the phasing player at step VI.1 (20.1: a unit that landed from port
+* 12.5 IGS / OGS / isolated, set for the phasing player at step 1 of each Movement Phase (4.1 VI.1, IX.1,
+  XII.1, XV.1; 20.1: a unit that landed from port
   boxes this GT, ``flags["landed_gt"]``, is in GenS);
   12.5.1 attrition at XVIII.1; 12.7 emergency supply; 12.2.3 bases;
   12.2.7 capture.
@@ -61,16 +62,53 @@ class SupplyLines:
     loc: dict[Hex, str] = field(default_factory=dict)
 
 
-def _blocked_hexes(state: GameState, side: str, gm: tec.GroundMap) -> set[Hex]:
-    """12.4 / 11.4: hexes a supply line may not pass: enemy units, and EZOC not
-    negated by a friendly unit in the hex."""
+MP_START = "mp_start_occupied"   # state.vars key: side -> hexes its units held when the Movement Phase began
+
+
+def _friendly_hexes(state: GameState, side: str) -> set[Hex]:
+    from core.rules import fna     # the other side's units, and neutral Vichy French for the Allies (R-VICHY-NEUTRAL)
+    return {h for u in state.units.values() if not fna.hostile(u, side) and (h := hex_of(u)) is not None}
+
+
+def record_movement_phase_start(eng: Engine) -> None:
+    """11.4: remember the hexes each side occupies at the beginning of the Movement Phase (step 1 of every
+    Movement Phase, before GenS is determined): only those negate EZOC for LOS and LOC (G-LOS-EZOC)."""
+    eng.state.vars[MP_START] = {side: sorted(h.label for h in _friendly_hexes(eng.state, side))
+                                for side in ("Axis", "Allied")}
+
+
+def ezoc_negating_hexes(state: GameState, side: str) -> set[Hex]:
+    """11.4: "LOC and LOS may not be traced through EZOC unless the hex is occupied by a friendly unit at the
+    beginning of the Movement Phase" -- the most recent Movement Phase of either player; before the first
+    Movement Phase of a game, the set-up positions (G-LOS-EZOC)."""
+    snap = state.vars.get(MP_START)
+    if snap is None:
+        return _friendly_hexes(state, side)
+    return {Hex.parse(lab) for lab in snap[side]}
+
+
+def _trace_limits(state: GameState, side: str, gm: tec.GroundMap) -> tuple[set[Hex], set[Hex]]:
+    """12.4 / 11.4: (hexes a supply line may not enter, hexes where it may only end).
+
+    A line may not pass enemy units or EZOC, unless the EZOC hex was occupied by a friendly unit at the
+    beginning of the Movement Phase (:func:`ezoc_negating_hexes`).  It may still be traced *to* a friendly
+    unit in an EZOC hex it entered since then: 11.4 forbids tracing "through" EZOC, and the line ends in that
+    unit's hex (G-LOS-EZOC)."""
     from core.rules import fna     # the other side's units, and neutral Vichy French for the Allies (R-VICHY-NEUTRAL)
     enemy = other(side)
-    friendly = {h for u in state.units.values() if not fna.hostile(u, side) and (h := hex_of(u)) is not None}
+    friendly = _friendly_hexes(state, side)
     blocked = {h for u in state.units.values() if fna.hostile(u, side) and not u.captured and (h := hex_of(u)) is not None
                and (u.side != side or h not in friendly)}
-    blocked |= {h for h in zoc.zoc_hexes(state, enemy, gm) if h not in friendly}
-    return blocked
+    enemy_held = set(blocked)
+    negated = ezoc_negating_hexes(state, side)
+    ezoc = {h for h in zoc.zoc_hexes(state, enemy, gm) if h not in negated}
+    blocked |= ezoc
+    return blocked, (ezoc & friendly) - enemy_held
+
+
+def _blocked_hexes(state: GameState, side: str, gm: tec.GroundMap) -> set[Hex]:
+    """12.4 / 11.4: hexes a supply line may not enter (see :func:`_trace_limits`)."""
+    return _trace_limits(state, side, gm)[0]
 
 
 def _sources(state: GameState, side: str, *, loc: bool) -> list[tuple[Hex, int, str]]:
@@ -122,7 +160,7 @@ def port_controlled(state: GameState, side: str, h: Hex) -> bool:
 def supply_lines(state: GameState, side: str, gm: tec.GroundMap | None = None) -> SupplyLines:
     """Trace every LOS and LOC of ``side`` (12.4)."""
     gm = gm or tec.map_for(state)
-    blocked = _blocked_hexes(state, side, gm)
+    blocked, ends = _trace_limits(state, side, gm)
     msu_range: dict[Hex, int] = {}
     for u in state.units.values():
         if u.side == side and supply_kind(u) == "msu" and not u.captured and (h := hex_of(u)) is not None:
@@ -132,7 +170,7 @@ def supply_lines(state: GameState, side: str, gm: tec.GroundMap | None = None) -
     heap: list[tuple[int, int, Hex, str]] = []
     order = 0
     for h, rng, name in _sources(state, side, loc=False):
-        if h in blocked:
+        if h in blocked and h not in ends:
             continue
         rng = max(rng, msu_range.get(h, 0))
         heapq.heappush(heap, (-rng, order, h, name))
@@ -143,8 +181,10 @@ def supply_lines(state: GameState, side: str, gm: tec.GroundMap | None = None) -
         if h in out.los and out.los[h][0] >= rem:
             continue
         out.los[h] = (rem, name)
+        if h in ends:
+            continue                    # 11.4: the line ends here, it does not go through
         for n, cost, _ in gm.steps("trucked", h):
-            if n in blocked:
+            if n in blocked and n not in ends:
                 continue
             if cost is None or cost > rem:
                 continue
@@ -158,14 +198,16 @@ def supply_lines(state: GameState, side: str, gm: tec.GroundMap | None = None) -
     # LOC: any length (12.4.2)
     frontier = []
     for h, _, name in _sources(state, side, loc=True):
-        if h not in blocked and h not in out.loc:
+        if (h not in blocked or h in ends) and h not in out.loc:
             out.loc[h] = name
             frontier.append(h)
     while frontier:
         nxt = []
         for h in frontier:
+            if h in ends:
+                continue                # 11.4: the line ends here, it does not go through
             for n, cost, _ in gm.steps("trucked", h):
-                if n in out.loc or n in blocked:
+                if n in out.loc or (n in blocked and n not in ends):
                     continue
                 if cost is None:
                     continue
@@ -199,6 +241,12 @@ def always_supplied(u: UnitState) -> bool:
     """15.8 garrisons and 16.1 desert raiders are always in supply; 12.7 emergency supply."""
     c = counter_of(u)
     return c.garrison or c.move_class == "raider" or u.emergency
+
+
+def combat_supplied_without_dump(u: UnitState) -> bool:
+    """Units in combat supply with no dump expended (12.6): 15.8 garrisons (always in supply) and 12.7
+    emergency supply ("The unit is in both GenS and combat supply")."""
+    return counter_of(u).garrison or u.emergency
 
 
 def gens_status(state: GameState, side: str, gm: tec.GroundMap | None = None) -> dict[str, str]:
@@ -259,14 +307,20 @@ def _emergency_expiry(eng: Engine, side: str) -> None:
             disrupt(eng, u.id, "failed the morale check ending emergency supply", "12.7")
 
 
-@auto_step("VI.1")
 def determine_gens(eng: Engine) -> None:
-    """4.1 VI.1: the active player determines GenS for all his units (12.5)."""
+    """4.1 VI.1 (and IX.1, XII.1, XV.1, "conducted in the same order and manner as Phase VI"): the active
+    player determines GenS for all his units (12.5: "at the beginning of each friendly Movement Phase");
+    12.7: emergency supply given in his previous Movement Phase ends first."""
     side = phasing(eng, eng.state.phase)
     if side is None:
         return
+    record_movement_phase_start(eng)
     _emergency_expiry(eng, side)
     apply_gens(eng, side)
+
+
+for _k in sequence.movement_steps(1):
+    auto_step(_k)(determine_gens)
 
 
 @auto_step("XVIII.1")
@@ -534,18 +588,20 @@ def apply_action(eng: Engine, frame, action) -> None:
 
 
 def _los_from(state: GameState, side: str, start: Hex, rng: int, gm: tec.GroundMap,
-              blocked: set[Hex] | None = None) -> set[Hex]:
-    """Hexes within ``rng`` MMP of ``start`` along a legal supply path (12.4)."""
-    if blocked is None:
-        blocked = _blocked_hexes(state, side, gm)
+              limits: tuple[set[Hex], set[Hex]] | None = None) -> set[Hex]:
+    """Hexes within ``rng`` MMP of ``start`` along a legal supply path (12.4; ``limits`` from
+    :func:`_trace_limits`)."""
+    blocked, ends = limits if limits is not None else _trace_limits(state, side, gm)
     best = {start: rng}
     heap = [(-rng, start)]
     while heap:
         neg, h = heapq.heappop(heap)
         if best.get(h, -1) > -neg:
             continue
+        if h in ends and h != start:
+            continue                    # 11.4: the line ends here, it does not go through
         for n, c, _ in gm.steps("trucked", h):
-            if n in blocked:
+            if n in blocked and n not in ends:
                 continue
             if c is None or c > -neg:
                 continue
@@ -570,7 +626,7 @@ _DUMP_TARGETS: dict[bytes, list[tuple[str, str]]] = {}
 def dump_gens_targets(state: GameState, side: str, gm: tec.GroundMap | None = None) -> list[tuple[str, str]]:
     """(dump id, hex) pairs: hexes holding ``side`` units out of GenS within the dump's LOS (12.3 b)."""
     gm = gm or tec.map_for(state)
-    key = msgspec.json.encode([id(gm), gm._generation, side, state.vars.get("forts"),
+    key = msgspec.json.encode([id(gm), gm._generation, side, state.vars.get("forts"), state.vars.get(MP_START),
                                [u for u in state.units.values() if ":" not in u.loc and u.loc != "setup"]])
     hit = _DUMP_TARGETS.get(key)
     if hit is None:
@@ -588,13 +644,13 @@ def _dump_gens_targets(state: GameState, side: str, gm: tec.GroundMap) -> list[t
     out: list[tuple[str, str]] = []
     if not wanting:
         return out
-    blocked = None
+    limits: tuple[set[Hex], set[Hex]] | None = None
     for d in sorted(state.units.values(), key=lambda x: x.id):
         if d.side != side or supply_kind(d) != "dump" or d.captured or (dh := hex_of(d)) is None:
             continue
-        if blocked is None:
-            blocked = _blocked_hexes(state, side, gm)           # one state: computed once for every dump
-        reach = _los_from(state, side, dh, dump_range(d), gm, blocked)
+        if limits is None:
+            limits = _trace_limits(state, side, gm)             # one state: computed once for every dump
+        reach = _los_from(state, side, dh, dump_range(d), gm, limits)
         for h in sorted(wanting, key=lambda x: x.label):
             if h in reach:
                 out.append((d.id, h.label))
@@ -707,31 +763,33 @@ def relocation_targets(state: GameState, gm: tec.GroundMap | None = None) -> lis
     if pb is None or (ph := hex_of(pb)) is None:
         return []
     out = []
-    blocked: set[Hex] | None = None                     # one state: computed once for every base
+    limits: tuple[set[Hex], set[Hex]] | None = None     # one state: computed once for every base
     for b in sorted(state.units.values(), key=lambda x: x.id):
         if b.side != "Axis" or supply_kind(b) != "base" or b.id == pb.id or (h := hex_of(b)) is None:
             continue
         if gm.ports.get(h, 0) < 3 or not port_controlled(state, "Axis", h):
             continue
-        if blocked is None:
-            blocked = _blocked_hexes(state, "Axis", gm)
-        if ph in _loc_from(state, "Axis", h, gm, blocked=blocked, goal=ph):
+        if limits is None:
+            limits = _trace_limits(state, "Axis", gm)
+        if ph in _loc_from(state, "Axis", h, gm, limits=limits, goal=ph):
             out.append(b.id)
     return out
 
 
-def _loc_from(state: GameState, side: str, start: Hex, gm: tec.GroundMap, *, blocked: set[Hex] | None = None,
-              goal: Hex | None = None) -> set[Hex]:
-    """Hexes reached by a LOC (any length, 12.4.2) from ``start``; with ``goal``, the search stops once it is
-    reached (the set then holds it, and only part of the rest)."""
-    blocked = _blocked_hexes(state, side, gm) if blocked is None else blocked
+def _loc_from(state: GameState, side: str, start: Hex, gm: tec.GroundMap, *,
+              limits: tuple[set[Hex], set[Hex]] | None = None, goal: Hex | None = None) -> set[Hex]:
+    """Hexes reached by a LOC (any length, 12.4.2) from ``start`` (``limits`` from :func:`_trace_limits`); with
+    ``goal``, the search stops once it is reached (the set then holds it, and only part of the rest)."""
+    blocked, ends = _trace_limits(state, side, gm) if limits is None else limits
     seen = {start}
     frontier = [start]
     while frontier and goal not in seen:
         nxt = []
         for h in frontier:
+            if h in ends and h != start:
+                continue                # 11.4: the line ends here, it does not go through
             for n in tec.nbrs(h):
-                if n in seen or n in blocked or tec.step_cost(gm, "trucked", h, n)[0] is None:
+                if n in seen or (n in blocked and n not in ends) or tec.step_cost(gm, "trucked", h, n)[0] is None:
                     continue
                 seen.add(n)
                 nxt.append(n)

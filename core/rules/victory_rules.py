@@ -156,8 +156,8 @@ def overland_connected(eng: Engine, side: str, start: str, target: str) -> bool:
             goals.add(Hex.parse(t))
         except HexLabelError:
             continue
-    blocked = supply._blocked_hexes(eng.state, side, gm)
-    if a in blocked:
+    blocked, ends = supply._trace_limits(eng.state, side, gm)
+    if a in blocked and a not in ends:      # 11.4: a line may end in an EZOC hex entered this phase, not pass it
         return False
     seen = {a}
     q = deque([a])

@@ -1,0 +1,106 @@
+"""4.1 IX, XII, XV: "conducted in the same order and manner as Phase VI" -- every step of VI runs in each
+Movement Phase for that phase's player: GenS is determined at step 1 (12.5), refit is offered at step 2 (17.0),
+and what follows reads the status determined there (ZOC 11.1, movement 13.2.2, XVIII supply attrition 12.5.1).
+
+One play-path game of Sonnenblume (26.0), driven only through ``Engine.apply`` with legal actions:
+
+* GT 10 XII (Axis): the overstacked set-up hexes are thinned (10.3);
+  XV (Allied): an MSU brings the dump from C2423 into Tobruk (13.7) so the base can be activated;
+* GT 11 IV.2: the Allies activate the Tobruk base (12.2.3); V: the Axis keeps the initiative and is 1st player;
+  VI (Axis): 300 Oasis (a raider, 16.1) moves behind the 2 SG and 3 Lt Arm at the Mersa Brega bottleneck: their
+  LOS from Tobruk must detour beyond 14 MMP; 3 Aufkl drives south-west to C0106, in GenS from El Agheila;
+  IX (Allied): at IX.1 the 2 SG and 3 Lt Arm are OGS; KDG moves to C0404, across 3 Aufkl's line;
+  XII (Axis): at XII.1 3 Aufkl is OGS; I/18 FLK and Nizza close on KDG from two sides;
+  XV (Allied): at XV.1 KDG is isolated; XVIII: KDG, and only KDG, checks supply attrition.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from core.decisions import Action
+from core.rules import zoc
+from tests.play_kit import move, new_game, play
+
+AXIS, ALLIED = "Axis", "Allied"
+TOBRUK_DUMP_RUN = ["C2330", "C2329", "C2328", "C2327", "C2326", "C2325", "C2424", "C2423",
+                   "C2424", "C2325", "C2326", "C2327", "C2328", "C2329", "C2330", "C2331"]
+SCRIPT = {
+    (10, "XII.3"): [move(AXIS, ["IT-132Ariete"], ["S0733"]), move(AXIS, ["GE-5Pz", "GE-Stab200"], ["C0602"])],
+    (10, "XV.3"): [move(ALLIED, ["AL-MSU#1"], TOBRUK_DUMP_RUN, pickup={"C2423": ["AL-Dump#6"]})],
+    (11, "IV.2"): [Action(kind="activate_base", side=ALLIED, args={"base": "AL-Base#1"})],
+    (11, "VI.3"): [move(AXIS, ["GE-300Oasis"], ["C0703", "C0704", "C0705"]),
+                   move(AXIS, ["GE-3Aufkl"], ["C0602", "C0503", "C0504", "C0404", "C0305", "C0205", "C0106"])],
+    (11, "IX.3"): [move(ALLIED, ["UK-KDG"], ["C0504", "C0404"])],
+    (11, "XII.3"): [move(AXIS, ["GE-I18FLK"], ["C0602", "C0503", "C0403"]),
+                    move(AXIS, ["IT-Nizza"], ["C0702", "C0602", "C0503", "C0504", "C0505", "C0405"])],
+}
+
+
+def status(eng, uid: str) -> str:
+    u = eng.state.units[uid]
+    return "isolated" if u.isolated else "OGS" if u.ogs else "IGS"
+
+
+@pytest.fixture(scope="module")
+def game():
+    """The game, stopped at each point the test looks at: (GT, step) -> (statuses, log lines so far)."""
+    eng = new_game("sonnenblume")
+    watch = ["UK-2SG", "UK-3LtArm", "UK-KDG", "GE-3Aufkl"]
+    seen: dict[tuple[int, str], dict[str, str]] = {}
+    script = {k: list(v) for k, v in SCRIPT.items()}
+    lines, decisions = [], []
+    for stop in [(11, "VIII.1"), (11, "IX.2"), (11, "XI.1"), (11, "XII.2"), (11, "XIV.1"), (11, "XV.2"),
+                 (12, "I.2")]:
+        lines += play(eng, until=stop, script=script, decisions=decisions)
+        seen[stop] = {u: status(eng, u) for u in watch} | {f"{u} ZOC": zoc.exerts_zoc(eng.state.units[u])
+                                                             for u in watch}
+    return eng, seen, lines, decisions
+
+
+def test_4_1_probe_2nd_player_unit_cut_off_in_vi_to_viii_is_ogs_at_ix_1(game):
+    eng, seen, lines, _ = game
+    assert seen[(11, "VIII.1")]["UK-2SG"] == "IGS" and seen[(11, "VIII.1")]["UK-3LtArm"] == "IGS"
+    assert seen[(11, "IX.2")]["UK-2SG"] == "OGS" and seen[(11, "IX.2")]["UK-3LtArm"] == "OGS"
+
+
+
+def test_4_1_gens_is_determined_at_step_1_of_every_movement_phase_for_its_player(game):
+    """12.5 "at the beginning of each friendly Movement Phase": VI.1 and XII.1 for the Axis (1st player),
+    IX.1 and XV.1 for the Allies (2nd player), each before that phase's refit step."""
+    _, _, lines, _ = game
+    determined = [(ln.step, ln.text.split()[0]) for ln in lines if ln.gt == 11 and "general supply (12.5)" in ln.text]
+    assert determined == [("VI.2", AXIS), ("IX.2", ALLIED), ("XII.2", AXIS), ("XV.2", ALLIED)]
+
+
+def test_4_1_refit_is_offered_in_every_movement_phase(game):
+    """4.1 VI.2 (17.0) in VI, IX, XII and XV, to that phase's player."""
+    _, _, _, decisions = game
+    refits = [(step, side) for gt, step, kind, side in decisions if gt == 11 and kind == "refit"]
+    assert refits == [("VI.2", AXIS), ("IX.2", ALLIED), ("XII.2", AXIS), ("XV.2", ALLIED)]
+
+
+def test_4_1_probe_2nd_player_unit_cut_off_in_vi_to_viii_is_ogs_at_ix_1(game):
+    """The raider's move in VI cuts the LOS of 2 SG and 3 Lt Arm; they stay marked IGS through VIII and are
+    OGS from IX.1 -- and then exert no ZOC (11.1)."""
+    _, seen, _, _ = game
+    for uid in ("UK-2SG", "UK-3LtArm"):
+        assert seen[(11, "VIII.1")][uid] == "IGS" and seen[(11, "VIII.1")][f"{uid} ZOC"]
+        assert seen[(11, "IX.2")][uid] == "OGS" and not seen[(11, "IX.2")][f"{uid} ZOC"]
+
+
+def test_4_1_probe_1st_player_unit_cut_off_in_ix_to_xi_is_ogs_at_xii_1(game):
+    """KDG's move in IX crosses 3 Aufkl's line; 3 Aufkl stays marked IGS through XI and is OGS from XII.1."""
+    _, seen, _, _ = game
+    assert seen[(11, "XI.1")]["GE-3Aufkl"] == "IGS" and seen[(11, "XI.1")]["GE-3Aufkl ZOC"]
+    assert seen[(11, "XII.2")]["GE-3Aufkl"] == "OGS" and not seen[(11, "XII.2")]["GE-3Aufkl ZOC"]
+
+
+def test_4_1_xviii_attrition_uses_the_status_determined_in_xv(game):
+    """KDG, OGS until XV.1 and isolated there (OGS + disrupted, 12.5), is the one unit that checks supply
+    attrition at XVIII.1 (12.5.1); OGS units with an LOC do not."""
+    _, seen, lines, _ = game
+    assert seen[(11, "XIV.1")]["UK-KDG"] == "OGS" and seen[(11, "XV.2")]["UK-KDG"] == "isolated"
+    assert any(ln.step == "XV.2" and ln.text == "KDG is disrupted: isolated (12.5)" for ln in lines)
+    checks = [ln.text for ln in lines if "supply attrition, 12.5.1" in ln.text]
+    assert len(checks) == 1 and checks[0].startswith("Morale check (supply attrition, 12.5.1): KDG ")
