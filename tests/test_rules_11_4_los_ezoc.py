@@ -9,7 +9,7 @@ that line opens it only if it was there when the Movement Phase began."""
 
 from __future__ import annotations
 
-from core.decisions import AXIS, Action
+from core.decisions import AXIS
 from core.rules import combat, supply
 from tests.ground_helpers import engine_at_movement, unit
 from tests.play_kit import move

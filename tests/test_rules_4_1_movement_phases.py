@@ -104,3 +104,17 @@ def test_4_1_xviii_attrition_uses_the_status_determined_in_xv(game):
     assert any(ln.step == "XV.2" and ln.text == "KDG is disrupted: isolated (12.5)" for ln in lines)
     checks = [ln.text for ln in lines if "supply attrition, 12.5.1" in ln.text]
     assert len(checks) == 1 and checks[0].startswith("Morale check (supply attrition, 12.5.1): KDG ")
+
+
+def test_4_1_xv_fort_of_the_2nd_player_completes_at_ix_1():
+    """18.1 "If the unit is still in place at the beginning of the next friendly Movement Phase, the fort is
+    completed": an Allied (2nd player) F0 begun in XV of GT 10 is complete at IX.1 of GT 11 (4.1 IX runs VI.1)."""
+    eng = new_game("sonnenblume")
+    play(eng, until=(10, "XV.3"))
+    where_ = eng.state.units["AU-20AusBG"].loc
+    eng.apply(Action(kind="build_fort", side=ALLIED, args={"unit": "AU-20AusBG", "level": 0}))
+    play(eng, until=(11, "VIII.1"))
+    assert eng.state.vars["forts"][where_]["building"] == "AU-20AusBG"
+    lines = play(eng, until=(11, "IX.2"))
+    assert eng.state.vars["forts"][where_]["level"] == 0 and not eng.state.vars["forts"][where_]["building"]
+    assert any(ln.text == f"The F0 fort in {where_} is complete (18.1)" for ln in lines)
