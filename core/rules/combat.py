@@ -29,7 +29,7 @@ from core import calendar, charts
 from core.decisions import Action, Decision, IllegalAction, Option, other
 from core.engine import CONTINUE, PROCEDURES, QUERIES, Engine, Procedure, on_step, procedure
 from core.hexgrid import Hex, HexLabelError
-from core.rules import special_units as su, supply
+from core.rules import special_units as su
 from core.rules.special_units import CombatView, info, round_half_up
 from core.rules.status import morale_passes  # 8.1: the one definition of the morale check
 from core.state import Frame, GameState
@@ -1278,6 +1278,8 @@ class ResolveCombat(Procedure):
             units = d["attackers"] if stage == "supply_att" else d["defenders"] + list(d.get("def_art", []))
             key = "att_supplied" if stage == "supply_att" else "def_supplied"
             # garrisons are always supplied (15.8); emergency supply is combat supply too (12.7)
+            from core.rules import supply
+
             for u in units:
                 if u not in d[key] and supply.combat_supplied_without_dump(st.units[u]):
                     d[key][u] = True
@@ -1974,6 +1976,8 @@ class ResolveCombat(Procedure):
             att = d["stage"] == "supply_att"
             units = d["attackers"] if att else d["defenders"] + list(d.get("def_art", []))
             key = "att_supplied" if att else "def_supplied"
+            from core.rules import supply
+
             for u in units:
                 if st.units[u].loc == h and u not in d[key]:
                     d[key][u] = dump is not None or supply.combat_supplied_without_dump(st.units[u])
