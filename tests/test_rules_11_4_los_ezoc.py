@@ -9,10 +9,9 @@ that line opens it only if it was there when the Movement Phase began."""
 
 from __future__ import annotations
 
-from core.decisions import AXIS
+from core.decisions import AXIS, Action
 from core.rules import combat, supply
 from tests.ground_helpers import engine_at_movement, unit
-from tests.play_kit import move
 
 GAP = "C1004"
 
@@ -39,7 +38,7 @@ def test_11_4_ezoc_hex_held_at_the_start_of_the_movement_phase_negates(gm):
 def test_11_4_ezoc_hex_entered_during_the_phase_does_not_negate(gm):
     eng = game("C1005")
     assert combat.dumps_for(eng.state, AXIS, "C1007") == []                # the band blocks the line
-    eng.apply(move(AXIS, ["GE-3Aufkl"], [GAP]))                            # into the EZOC on the line
+    eng.apply(Action(kind="move", side=AXIS, args={"units": ["GE-3Aufkl"], "path": [GAP]}))                            # into the EZOC on the line
     assert eng.state.units["GE-3Aufkl"].loc == GAP
     assert combat.dumps_for(eng.state, AXIS, "C1007") == []                # still closed until the next phase
     assert combat.dumps_for(eng.state, AXIS, GAP) == ["AX-Dump#1"]         # a line may end there, not pass it

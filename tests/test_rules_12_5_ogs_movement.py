@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import pytest
 
-from core.decisions import ALLIED, AXIS, IllegalAction
+from core.decisions import ALLIED, AXIS
 from core.hexgrid import Hex
 from core.rules import tec
 from core.rules.status import movement_allowance
 from tests.ground_helpers import engine_at_movement, unit
-from tests.play_kit import move, new_game, play
+from tests.playpath import Play
 
 
 def test_12_5_a_13_2_2_ogs_motorised_unit_moves_its_rma_play_path():
-    eng = new_game("sonnenblume")
-    play(eng, until=(10, "XV.3"))
+    p = Play("sonnenblume", seed=1)
+    p.to(step="XV.3", gt=10)
+    eng = p.eng
     kdg = eng.state.units["UK-KDG"]
     assert kdg.ogs and not kdg.isolated and movement_allowance(kdg) == 7
     reach = eng.query("reachable", units=["UK-KDG"], with_paths=True)
@@ -29,10 +30,9 @@ def test_12_5_a_13_2_2_ogs_motorised_unit_moves_its_rma_play_path():
     nxt = next(n.label for n in Hex.parse(path[-1]).neighbours()          # one open hex past the farthest reach
                if n.label not in reach and n.on_grid and n.label != kdg.loc
                and tec.step_cost(gm, "mechanised", Hex.parse(path[-1]), n)[0] is not None)
-    with pytest.raises(IllegalAction) as exc:
-        eng.apply(move(ALLIED, ["UK-KDG"], path + [nxt]))
-    assert exc.value.rule == "13.2" and "has 7" in str(exc.value)
-    eng.apply(move(ALLIED, ["UK-KDG"], path))
+    exc = p.refuse("move", ALLIED, units=["UK-KDG"], path=path + [nxt])
+    assert exc.rule == "13.2" and "has 7" in str(exc)
+    p.act("move", ALLIED, units=["UK-KDG"], path=path)
     assert eng.state.units["UK-KDG"].loc == far[0]
 
 

@@ -8,40 +8,43 @@ from __future__ import annotations
 
 import pytest
 
-from core.decisions import AXIS, Action
-from tests.play_kit import move, new_game, play
-
-EMERGENCY = Action(kind="emergency_supply", side=AXIS, args={"unit": "IT-27Brescia", "dump": "AX-Dump#1"})
-ATTACK = Action(kind="declare", side=AXIS, args={"attackers": ["IT-27Brescia"], "hexes": ["C0603"], "form": "regular"})
+from core.decisions import AXIS
+from tests.playpath import Play
 
 
 @pytest.fixture(scope="module")
 def game():
-    eng = new_game("sonnenblume")
-    script = {(10, "XII.3"): [EMERGENCY, move(AXIS, ["IT-27Brescia"], ["C0702", "C0602"])], (10, "XIV.1"): [ATTACK]}
-    decisions: list = []
-    lines = play(eng, until=(10, "XIV.1"), script=script)
-    at_combat = eng.state.units["IT-27Brescia"]
-    status = (at_combat.emergency, at_combat.ogs)
-    lines += play(eng, until=(10, "XV.2"), script=script, decisions=decisions)
-    return eng, status, lines, decisions
+    p = Play("sonnenblume", seed=1)
+    p.to(step="XII.3", gt=10)
+    p.act("emergency_supply", AXIS, unit="IT-27Brescia", dump="AX-Dump#1")
+    p.act("move", AXIS, units=["IT-27Brescia"], path=["C0702", "C0602"])
+    p.to(step="XIV.1", gt=10)
+    status = (p.state.units["IT-27Brescia"].emergency, p.state.units["IT-27Brescia"].ogs)
+    n = len(p.eng.log)
+    p.act("declare", AXIS, attackers=["IT-27Brescia"], hexes=["C0603"], form="regular")
+    asked = []
+    p.run(lambda eng: eng.step.key == "XV.2",
+          script={"combat_supply": lambda d: asked.append((d.side, d.context.get("hexes"))) or None})
+    return p, status, p.events(since=n), asked
 
 
 def test_12_7_emergency_supply_is_gens_and_combat_supply(game):
-    eng, status, lines, decisions = game
+    _, status, lines, asked = game
     assert status == (True, False)                         # in GenS (12.7) when the Combat Phase begins
-    asked = [(gt, step, side) for gt, step, kind, side in decisions if kind == "combat_supply" and side == AXIS]
-    assert asked == []                                     # nothing to decide for C0602: it is in combat supply
-    assert any(ln.text.startswith("Attackers in combat supply") and "IT-27Brescia" in ln.text for ln in lines)
-    assert not any("not in combat supply" in ln.text and "C0602" in ln.text for ln in lines)
+    assert [side for side, _ in asked if side == AXIS] == []   # nothing to decide for C0602: in combat supply
+    assert any(ln.startswith("Attackers in combat supply") and "IT-27Brescia" in ln for ln in lines)
+    assert not any("not in combat supply" in ln and "C0602" in ln for ln in lines)
 
 
 def test_12_7_marker_removed_with_a_morale_check_at_the_next_friendly_movement_phase():
-    eng = new_game("sonnenblume")
-    script = {(10, "XII.3"): [EMERGENCY]}
-    play(eng, until=(10, "XV.2"), script=script)
-    assert eng.state.units["IT-27Brescia"].emergency         # the Allied Movement Phase is not a friendly one
-    lines = play(eng, until=(11, "VI.2"))
-    assert not eng.state.units["IT-27Brescia"].emergency
-    assert any(ln.step == "VI.2" and "end of emergency supply, 12.7" in ln.text and "27 Brescia" in ln.text
-               for ln in lines)
+    p = Play("sonnenblume", seed=1)
+    p.to(step="XII.3", gt=10)
+    p.act("emergency_supply", AXIS, unit="IT-27Brescia", dump="AX-Dump#1")
+    p.to(step="XV.2", gt=10)
+    assert p.state.units["IT-27Brescia"].emergency           # the Allied Movement Phase is not a friendly one
+    p.to(step="V.1", gt=11)
+    assert p.state.units["IT-27Brescia"].emergency
+    n = len(p.eng.log)
+    p.to(step="VI.2", gt=11)
+    assert not p.state.units["IT-27Brescia"].emergency
+    assert any("end of emergency supply, 12.7" in ln and "27 Brescia" in ln for ln in p.events(since=n))

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from core.decisions import ALLIED, AXIS, IllegalAction
+from core.decisions import ALLIED, AXIS, Action, IllegalAction
 from core.dice import ScriptedDice, SeededDice
 from core.engine import PROCEDURES
 from tests.ground_helpers import engine_at_movement, unit
-from tests.play_kit import move, new_game, play
+from tests.playpath import Play
 
 
 class _NoCombat:
@@ -32,7 +32,11 @@ def no_combat(monkeypatch):
     monkeypatch.setitem(PROCEDURES, "resolve_combat", _NoCombat())
 
 
-def overrun_kdg(eng, movers, start="C1010"):
+def move(side: str, units: list[str], path: list[str]) -> Action:
+    return Action(kind="move", side=side, args={"units": units, "path": path})
+
+
+def overrun_kdg(eng, movers):
     path = ["C1011", "C1012", "C1013"]
     return eng.apply(move(AXIS, movers, path))
 
@@ -107,13 +111,12 @@ def test_13_4_3_non_motorised_defenders_do_not_react(gm, no_combat):
 def test_13_4_3_play_path_sonnenblume_surprised_kdg_rolls_for_its_rma():
     """Sonnenblume GT 10 XII (surprise, 26.0): 8 Ber (trucked, RMA 4) overruns KDG in C0603; KDG, surprised
     and not in reserve, rolls 1d6 for its RMA (6.2): a 5 beats 4 and KDG reacts away, then checks morale."""
-    eng = new_game("sonnenblume", dice=ScriptedDice([5, 1], fallback=SeededDice()))
-    play(eng, until=(10, "XII.3"))
-    entry = eng.apply(move(AXIS, ["IT-8Ber"], ["C0702", "C0602", "C0603"]))
+    p = Play("sonnenblume", seed=1, dice=ScriptedDice([5, 1], fallback=SeededDice()))
+    p.to(step="XII.3", gt=10)
+    entry = p.act("move", AXIS, units=["IT-8Ber"], path=["C0702", "C0602", "C0603"])
     assert entry.rolls == [5]
-    d = eng.pending()
+    d = p.pending
     assert d.kind == "overrun_reaction" and d.side == ALLIED and d.context["units"] == ["UK-KDG"]
-    away = next(o.action for o in d.options if o.action.kind == "move")
-    entry = eng.apply(away)
-    assert eng.state.units["UK-KDG"].loc != "C0603" and entry.rolls == [1]
+    entry = p.eng.apply(next(o.action for o in d.options if o.action.kind == "move"))
+    assert p.state.units["UK-KDG"].loc != "C0603" and entry.rolls == [1]
     assert any("after reacting away from an overrun" in e for e in entry.events)

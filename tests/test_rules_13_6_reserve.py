@@ -16,39 +16,42 @@ from core.decisions import ALLIED, AXIS, Action, IllegalAction
 from core.dice import ScriptedDice
 from core.rules import zoc
 from tests.ground_helpers import engine_at_movement, unit
-from tests.play_kit import move, new_game, play, where
+from tests.playpath import Play
 from tests.rules_combat_kit import make_state, start
 
-RESERVE = Action(kind="reserve", side=AXIS, args={"units": ["GE-3Aufkl"]})
+
+def move(side: str, units: list[str], path: list[str], **kw) -> Action:
+    return Action(kind="move", side=side, args={"units": units, "path": path, **kw})
+
+
+def look(p: Play, *uids: str) -> dict:
+    return {k: (p.state.units[k].reserve, p.state.units[k].loc, zoc.exerts_zoc(p.state.units[k])) for k in uids}
 
 
 @pytest.fixture(scope="module")
 def game():
-    eng = new_game("sonnenblume")
+    p = Play("sonnenblume", seed=1)
     out: dict = {}
-    play(eng, until=(10, "XII.3"))
-    with pytest.raises(IllegalAction) as exc:          # into KDG's ZOC: no reserve (the state is untouched)
-        eng.apply(move(AXIS, ["GE-5Pz", "GE-Stab200"], ["C0602"], reserve=True))
-    out["ezoc_refusal"] = exc.value
-    script = {
-        (10, "XII.3"): [move(AXIS, ["IT-132Ariete"], ["S0733"], reserve=True), RESERVE,
-                        move(AXIS, ["GE-5Pz", "GE-Stab200"], ["C0602"])],
-        (10, "XV.3"): [move(ALLIED, ["UK-2SG"], ["C0802"])],
-        (10, "XVI.1"): [move(AXIS, ["IT-132Ariete"], ["S0832"])],
-        (10, "XVII.1"): [Action(kind="declare", side=ALLIED, args={"attackers": ["UK-2SG"], "hexes": ["C0702"],
-                                                                   "form": "regular"})],
-    }
-    lines = play(eng, until=(10, "XIII.1"), script=script)
-    u = eng.state.units
-    out["XIII"] = {k: (u[k].reserve, zoc.exerts_zoc(u[k])) for k in ("IT-132Ariete", "GE-3Aufkl", "GE-5Pz")}
-    lines += play(eng, until=(10, "XVI.1"), script=script)
-    out["XVI"] = {k: u[k].reserve for k in ("IT-132Ariete", "GE-3Aufkl")}
-    lines += play(eng, until=(10, "XVII.1"), script=script)
-    out["XVII"] = {k: (u[k].reserve, u[k].loc, zoc.exerts_zoc(u[k])) for k in ("IT-132Ariete", "GE-3Aufkl")}
-    lines += play(eng, until=(10, "XX.1") if False else (11, "I.2"), script=script)
-    out["after_combat"] = {k: u[k].reserve for k in ("GE-3Aufkl",)}
-    out["lines"] = lines
-    return eng, out
+    p.to(step="XII.3", gt=10)
+    n = len(p.eng.log)
+    out["ezoc_refusal"] = p.refuse("move", AXIS, units=["GE-5Pz", "GE-Stab200"], path=["C0602"], reserve=True)
+    p.act("move", AXIS, units=["IT-132Ariete"], path=["S0733"], reserve=True)
+    p.act("reserve", AXIS, units=["GE-3Aufkl"])
+    p.act("move", AXIS, units=["GE-5Pz", "GE-Stab200"], path=["C0602"])
+    p.to(step="XIII.1", gt=10)
+    out["XIII"] = look(p, "IT-132Ariete", "GE-3Aufkl", "GE-5Pz")
+    p.to(step="XV.3", gt=10)
+    p.act("move", ALLIED, units=["UK-2SG"], path=["C0802"])
+    p.to(step="XVI.1", gt=10)
+    out["XVI"] = look(p, "IT-132Ariete", "GE-3Aufkl")
+    p.act("move", AXIS, units=["IT-132Ariete"], path=["S0832"])           # far from every Allied unit (13.5)
+    p.to(step="XVII.1", gt=10)
+    out["XVII"] = look(p, "IT-132Ariete", "GE-3Aufkl")
+    p.act("declare", ALLIED, attackers=["UK-2SG"], hexes=["C0702"], form="regular")
+    p.to(step="I.2", gt=11)
+    out["after_combat"] = look(p, "GE-3Aufkl")
+    out["lines"] = p.events(since=n)
+    return p, out
 
 
 def test_13_6_enters_reserve_after_moving_no_more_than_half_its_printed_ma(game):
@@ -56,12 +59,12 @@ def test_13_6_enters_reserve_after_moving_no_more_than_half_its_printed_ma(game)
     its printed MA": 132 Ariete after 1 MP (of 22), 3 Aufkl without moving; "Place a reserve marker"."""
     _, out = game
     assert out["XIII"]["IT-132Ariete"][0] and out["XIII"]["GE-3Aufkl"][0]
-    assert any(ln.text == "132 Ariete enters reserve (13.6)" for ln in out["lines"])
+    assert "132 Ariete enters reserve (13.6)" in out["lines"]
 
 
 def test_13_6_no_reserve_after_moving_into_an_ezoc(game):
     """"The unit cannot have started its movement or moved into an EZOC": 5 Pz and Stab 200 into KDG's ZOC."""
-    eng, out = game
+    _, out = game
     assert out["ezoc_refusal"].rule == "13.6" and "enemy ZOC" in str(out["ezoc_refusal"])
     assert not out["XIII"]["GE-5Pz"][0]
 
@@ -69,14 +72,14 @@ def test_13_6_no_reserve_after_moving_into_an_ezoc(game):
 def test_13_6_reserve_units_project_no_zoc(game):
     """"It does not project a ZOC"; the same units do once the marker is gone (11.1)."""
     _, out = game
-    assert out["XIII"]["IT-132Ariete"] == (True, False) and out["XIII"]["GE-3Aufkl"] == (True, False)
+    assert out["XIII"]["IT-132Ariete"] == (True, "S0733", False) and out["XIII"]["GE-3Aufkl"] == (True, "C0702", False)
     assert out["XVII"]["IT-132Ariete"] == (False, "S0832", True)
 
 
 def test_13_6_remains_in_reserve_across_phases(game):
     """"It may remain in reserve indefinitely": 3 Aufkl keeps its marker from XII through XVII."""
     _, out = game
-    assert out["XVI"]["GE-3Aufkl"] and out["XVII"]["GE-3Aufkl"][0]
+    assert out["XVI"]["GE-3Aufkl"][0] and out["XVII"]["GE-3Aufkl"][0]
 
 
 def test_13_6_reacts_regardless_of_proximity_without_morale_check_and_loses_the_marker(game):
@@ -84,16 +87,16 @@ def test_13_6_reacts_regardless_of_proximity_without_morale_check_and_loses_the_
     13.5 asks two hexes); "It does not make a morale check after reacting"; "The marker is removed if the unit
     moves"."""
     _, out = game
-    assert out["XVI"]["IT-132Ariete"]
+    assert out["XVI"]["IT-132Ariete"][0]
     assert out["XVII"]["IT-132Ariete"][:2] == (False, "S0832")
-    assert not any("132 Ariete" in ln.text and "orale" in ln.text for ln in out["lines"])
+    assert not any("132 Ariete" in ln and "orale" in ln for ln in out["lines"])
 
 
 def test_13_6_marker_removed_when_the_unit_defends(game):
     """"The marker is removed if the unit ... engages in combat (attack or defense)": 2 SG attacks C0702."""
     _, out = game
-    assert out["XVII"]["GE-3Aufkl"][0] and not out["after_combat"]["GE-3Aufkl"]
-    assert any(ln.text == "3 Aufkl leaves reserve: it defends (13.6)" for ln in out["lines"])
+    assert out["XVII"]["GE-3Aufkl"][0] and not out["after_combat"]["GE-3Aufkl"][0]
+    assert "3 Aufkl leaves reserve: it defends (13.6)" in out["lines"]
 
 
 # ------------------------------------------------------------------ hand-built: boundaries and the rest
@@ -126,5 +129,5 @@ def test_13_6_reserve_may_enter_ezoc_and_overrun_while_reacting(gm):
     assert eng.state.units["UK-KDG"].loc == "C1012" and not eng.state.units["UK-KDG"].reserve
     eng2 = engine_at_movement(units(), phase=7, step=1)
     eng2.apply(move(ALLIED, ["UK-KDG"], ["C1009", "C1008"]))         # overrun the lone MSU
-    assert where(eng2) == (10, "VII.1")
+    assert eng2.step.key == "VII.1"
     assert "AX-MSU#1" not in eng2.state.units or eng2.state.units["AX-MSU#1"].loc != "C1008"
