@@ -180,7 +180,7 @@ def test_a_move_the_corrected_data_forbid_stays_made_and_verify_says_so(tmp_path
 
     p = tmp_path / "campaign.dfd"
     g = Game.new(p, WALK, seed=37)
-    rng = random.Random(3)
+    rng = random.Random(17)     # a game whose 5 Pz makes a long move (in GenS: 4.1 IX determines it each GT)
     for _ in range(35):
         g.act(rng.choice(g.engine.pending().options).action)
     long_move = next(e for e in g.engine.log if e.action.kind == "move" and e.action.args["units"] == ["GE-5Pz"])

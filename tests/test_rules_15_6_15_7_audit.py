@@ -72,9 +72,10 @@ def test_15_6_overrun_with_the_hq_pays_no_overrun_mp_and_leaves_no_slower_reacto
     ov_hq = next(f.data["overrun"] for f in with_hq.state.stack if f.proc == "movement")
     ov = next(f.data["overrun"] for f in alone.state.stack if f.proc == "movement")
     assert ov_hq["extra"] == 0 and ov["extra"] == 16                # 13.4: 2 MP, none with an HQ (15.6)
-    # 13.4.3 with 15.6: KDG (RMA 7) may react away from 5 Pz alone (RMA 6), not from 5 Pz with the Kasta (8)
-    assert alone.pending().kind == "overrun_reaction" and alone.pending().side == ALLIED
-    assert with_hq.pending().kind != "overrun_reaction"
+    # 13.4.3 with 6.2 (G-OVERRUN-REACT): KDG, surprised, rolls 1d6 for its RMA and a 6 is not greater than 5 Pz's
+    # RMA 6 (Example of Play: "a maximum RMA of 6 (1d6)"): no reaction and no roll, with or without the Kasta (8)
+    assert alone.pending().kind != "overrun_reaction" and with_hq.pending().kind != "overrun_reaction"
+    assert not any("RMA under surprise" in e for g in (alone, with_hq) for e in g.log[-1].events)
 
 
 # --------------------------------------------------------------------------- 15.6 in the Reaction Phase
@@ -89,7 +90,8 @@ def axis_reaction() -> Engine:
     return eng
 
 
-REACT_7MP = ["C0702", "C0701", "S0733", "S0832"]
+# 7 MP: KDG is OGS from XV.1 (4.1 XV) and exerts no ZOC (11.1), so leaving C0602 costs no recon +2 (15.3)
+REACT_7MP = ["C0702", "C0701", "S0733", "S0832", "S0932", "S0931"]
 
 
 def test_15_6_hq_adds_two_mp_to_the_rma_in_reaction():
@@ -99,7 +101,7 @@ def test_15_6_hq_adds_two_mp_to_the_rma_in_reaction():
         move(alone, ["GE-5Pz"], REACT_7MP)
     assert e.value.rule == "13.2"
     move(eng, ["GE-5Pz", "GE-Kasta"], REACT_7MP)                    # RMA 6 + 2 with the HQ moving along
-    assert eng.state.units["GE-5Pz"].loc == "S0832"
+    assert eng.state.units["GE-5Pz"].loc == "S0931"
 
 
 def test_15_6_no_morale_check_after_reacting_with_the_hq():
