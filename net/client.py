@@ -212,6 +212,10 @@ class Client:
         s.setsockopt(zmq.RCVHWM, 0)
         s.setsockopt(zmq.RECONNECT_IVL, 200 + random.randrange(200))   # jittered: clients do not reconnect in step
         s.setsockopt(zmq.RECONNECT_IVL_MAX, 2000)
+        # transport heartbeats (libzmq's I/O thread): the connection stays up while this thread replays
+        s.setsockopt(zmq.HEARTBEAT_IVL, int(self.heartbeat * 1000))
+        s.setsockopt(zmq.HEARTBEAT_TIMEOUT, int(self.timeout * 1000))
+        s.setsockopt(zmq.HEARTBEAT_TTL, int(self.timeout * 1000))
         s.curve_secretkey = self.key.secret_bytes
         s.curve_publickey = self.key.public_bytes
         s.curve_serverkey = self.server_key.encode("ascii")
@@ -306,8 +310,8 @@ class Client:
                         frames = s.recv_multipart(zmq.NOBLOCK)
                     except zmq.Again:
                         break
-                    last_heard = now
                     outcome = self._receive(s, frames)
+                    last_heard = time.monotonic()     # after the work: our own replay is not the host's silence
                     if outcome == "fatal":
                         return "fatal"
                     if outcome == "welcomed":
@@ -333,7 +337,7 @@ class Client:
                     s.send_multipart(P.encode(P.Heartbeat(seq=self.seq)), zmq.NOBLOCK)
                 except zmq.ZMQError:
                     pass
-            if now - last_heard > self.timeout:
+            if time.monotonic() - last_heard > self.timeout:
                 self._emit("status", "no answer from the host" + ("" if welcomed else
                            " (is it running? is the server key right?)"))
                 return "welcomed" if welcomed else "lost"

@@ -168,7 +168,7 @@ class Host:
                  bind: str = "*", key: keymod.KeyPair | None = None, key_dir: str | Path | None = None,
                  campaign: str = "", heartbeat: float = 1.0, timeout: float = 6.0, max_strikes: int = 20,
                  ban_seconds: float = 10.0, advertise: bool = False, snapshot_catchup: int = SNAPSHOT_CATCHUP,
-                 seats_settle: float = 1.0, presence_interval: float = 0.5,
+                 seats_settle: float = 1.0, presence_interval: float = 0.5, silence: float = 60.0,
                  on_event: Callable[[str], None] | None = None):
         self.path = Path(path)
         self.port = port
@@ -186,6 +186,7 @@ class Host:
         self._seats_seen, self._seats_seen_at = self._seats_stamp, 0.0         # as last seen, and when
         self.seats_settle = seats_settle
         self.presence_interval = presence_interval
+        self.silence = max(silence, timeout)
         self._presence_due, self._presence_sent = False, 0.0
         self.key = key or keymod.load_or_create("host", key_dir)
         self.campaign = campaign or self.seats.campaign or self.path.stem
@@ -320,6 +321,11 @@ class Host:
             sock.setsockopt(zmq.MAXMSGSIZE, P.HARD_LIMIT)
             sock.setsockopt(zmq.SNDHWM, 100_000)
             sock.setsockopt(zmq.RCVHWM, 10_000)
+            # liveness at the transport (ZMTP PING/PONG in libzmq's I/O thread): a client busy replaying or
+            # building its engine still answers, a vanished one is cut after `timeout` (then sends to it fail)
+            sock.setsockopt(zmq.HEARTBEAT_IVL, int(self.heartbeat * 1000))
+            sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, int(self.timeout * 1000))
+            sock.setsockopt(zmq.HEARTBEAT_TTL, int(self.timeout * 1000))
             sock.curve_server = True
             sock.curve_secretkey = self.key.secret_bytes
             sock.curve_publickey = self.key.public_bytes
@@ -379,8 +385,10 @@ class Host:
     def _housekeeping(self, now: float) -> None:
         beat = P.Heartbeat(seq=self.seq, session=self.session)
         for c in list(self.conns.values()):
-            if now - c.last_seen > self.timeout:
-                self._drop(c.rid, f"{c.seat.name} ({c.seat.seat}) timed out")
+            # a dead connection is cut by the transport heartbeat and the send below fails (then it is dropped);
+            # the silence limit only catches a client that stays connected but says nothing for `silence` seconds
+            if now - c.last_seen > self.silence:
+                self._drop(c.rid, f"{c.seat.name} ({c.seat.seat}) timed out: nothing for {self.silence:.0f} s")
             else:
                 self._send(c.rid, beat)
         for rid, t in list(self._kicked.items()):
