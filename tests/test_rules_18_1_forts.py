@@ -24,6 +24,12 @@ A, B = "IT-62Marmarica", "IT-63Cirene"
 TOBRUK = "C2331"
 
 
+BUILDER_OGS = pytest.mark.xfail(strict=True, reason=(
+    "4.1 IX (issue 15): GenS is now determined at IX.1 for the 2nd player; on GT 2 the Tobruk base is inactive "
+    "(its dump built A's F1), so 63 Cirene is OGS at IX.1 and 18.1 refuses the fort: this play path needs a "
+    "builder in GenS (open: rework by the 18.1 owner)"))
+
+
 def axis_movement(p: Play, gt: int, phase: int):
     return p.to("movement", side=AXIS, gt=gt, phase=phase)
 
@@ -47,10 +53,7 @@ def fort_with_msu() -> Play:
     return p
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "4.1 IX (issue 15): GenS is now determined at IX.1 for the 2nd player; on GT 2 the Tobruk base is inactive "
-    "(its dump built A's F1), so 63 Cirene is OGS at IX.1 and 18.1 refuses the fort: this play path needs a "
-    "builder in GenS (open: rework by the 18.1 owner)"))
+@BUILDER_OGS
 def test_18_1_a_b_fort_supplied_by_an_existing_fort_and_an_msu():
     p = fort_with_msu()
     p.act("build_fort", unit=B, level=1, msu=MSU)
@@ -60,10 +63,7 @@ def test_18_1_a_b_fort_supplied_by_an_existing_fort_and_an_msu():
     assert any("18.1 b" in e for e in p.events())
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "4.1 IX (issue 15): GenS is now determined at IX.1 for the 2nd player; on GT 2 the Tobruk base is inactive "
-    "(its dump built A's F1), so 63 Cirene is OGS at IX.1 and 18.1 refuses the fort: this play path needs a "
-    "builder in GenS (open: rework by the 18.1 owner)"))
+@BUILDER_OGS
 def test_18_1_the_msu_supports_one_fort_and_needs_a_fort_of_f1_or_higher():
     p = fort_with_msu()
     p.act("build_fort", unit=B, level=1, msu=MSU)
