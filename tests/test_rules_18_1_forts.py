@@ -9,8 +9,6 @@ Italian infantry, an Axis MSU and an Axis dump), only ``Engine.apply``:
 
 from __future__ import annotations
 
-import pytest
-
 from core.decisions import ALLIED, AXIS
 from core.dice import ScriptedDice
 from core.rules import construction, tec
@@ -24,36 +22,39 @@ A, B = "IT-62Marmarica", "IT-63Cirene"
 TOBRUK = "C2331"
 
 
-BUILDER_OGS = pytest.mark.xfail(strict=True, reason=(
-    "4.1 IX (issue 15): GenS is now determined at IX.1 for the 2nd player; on GT 2 the Tobruk base is inactive "
-    "(its dump built A's F1), so 63 Cirene is OGS at IX.1 and 18.1 refuses the fort: this play path needs a "
-    "builder in GenS (open: rework by the 18.1 owner)"))
-
-
 def axis_movement(p: Play, gt: int, phase: int):
     return p.to("movement", side=AXIS, gt=gt, phase=phase)
 
 
 def fort_with_msu() -> Play:
-    """GT 1 VI: A, B and the MSU leave Tobruk; XII: A begins an F1 with the dump in Tobruk; complete at the beginning
-    of the next Axis Movement Phase (GT 2 IX: the Allies are 1st player on GT 2)."""
+    """GT 1 VI: A, B and the MSU leave Tobruk and a dump of the primary base ships to Tobruk (20.3); XII: A begins an
+    F1 with the dump in Tobruk; GT 2 IV: the other dump (landed in Tobruk on GT 1 XII) activates the Tobruk base
+    (12.2.3), so B is in general supply at the GenS determination of the next Axis Movement Phase (4.1 IX.1: the
+    Allies are 1st player on GT 2), where A's fort is complete (18.1)."""
     p = Play("desert-war")
     axis_movement(p, 1, 6)
     global MSU, DUMP
     MSU = next(u.id for u in p.state.units_at(TOBRUK) if u.side == AXIS and supply_kind(u) == "msu")
     DUMP = next(u.id for u in p.state.units_at(TOBRUK) if u.side == AXIS and supply_kind(u) == "dump")
+    base = next(u.id for u in p.state.units_at(TOBRUK) if u.side == AXIS and supply_kind(u) == "base")
+    shipped = next(u.id for u in sorted(p.state.units.values(), key=lambda x: x.id)
+                   if u.side == AXIS and supply_kind(u) == "dump" and u.loc != TOBRUK)
+    p.act("coastal_ship", units=[shipped], to=TOBRUK)
     p.act("move", units=[A, MSU], path=[FORT])
     p.act("move", units=[B], path=["C2230", OTHER])
     axis_movement(p, 1, 12)
+    assert p.state.units[shipped].loc == TOBRUK                             # landed (20.1)
     p.act("build_fort", unit=A, level=1, dump=DUMP)
     assert construction.fort_at(p.eng, FORT)["building"] == A and DUMP not in p.state.units
+    p.to("activate_bases", side=AXIS, gt=2)
+    p.act("activate_base", base=base)
     axis_movement(p, 2, 9)
     assert construction.fort_level(p.eng, FORT) == 1 and not construction.fort_at(p.eng, FORT)["building"]
     assert p.state.units[MSU].loc == FORT and p.state.units[B].loc == OTHER
+    assert not p.state.units[B].ogs and not p.state.units[B].disrupted     # 4.1 IX.1: B is in GenS
     return p
 
 
-@BUILDER_OGS
 def test_18_1_a_b_fort_supplied_by_an_existing_fort_and_an_msu():
     p = fort_with_msu()
     p.act("build_fort", unit=B, level=1, msu=MSU)
@@ -63,7 +64,6 @@ def test_18_1_a_b_fort_supplied_by_an_existing_fort_and_an_msu():
     assert any("18.1 b" in e for e in p.events())
 
 
-@BUILDER_OGS
 def test_18_1_the_msu_supports_one_fort_and_needs_a_fort_of_f1_or_higher():
     p = fort_with_msu()
     p.act("build_fort", unit=B, level=1, msu=MSU)
