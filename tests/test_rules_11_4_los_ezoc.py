@@ -5,13 +5,15 @@ The hexes held at the beginning of every Movement Phase are recorded at its step
 the next one lets only those negate EZOC.  The play-path game of tests/test_rules_4_1_movement_phases.py traces
 every GenS through that record; here a dump's combat-supply LOS (7 MMP, 12.6.1) on an all-clear map shows the
 difference: two Allied units' ZOC cross the straight line from the dump to 5 Pz, and 3 Aufkl in the EZOC hex on
-that line opens it only if it was there when the Movement Phase began."""
+that line opens it only if it was there when the Movement Phase began.  A play-path test from sonnenblume's set-up
+(``Engine.apply`` only) shows the same on the real map."""
 
 from __future__ import annotations
 
-from core.decisions import AXIS, Action
+from core.decisions import ALLIED, AXIS, Action
 from core.rules import combat, supply
 from tests.ground_helpers import engine_at_movement, unit
+from tests.playpath import Play
 
 GAP = "C1004"
 
@@ -42,3 +44,22 @@ def test_11_4_ezoc_hex_entered_during_the_phase_does_not_negate(gm):
     assert eng.state.units["GE-3Aufkl"].loc == GAP
     assert combat.dumps_for(eng.state, AXIS, "C1007") == []                # still closed until the next phase
     assert combat.dumps_for(eng.state, AXIS, GAP) == ["AX-Dump#1"]         # a line may end there, not pass it
+
+
+def test_11_4_play_path_sonnenblume_ezoc_hex_entered_opens_the_line_only_at_the_next_movement_phase():
+    """Sonnenblume, GT 10 XII (Axis Movement Phase): the Axis dumps in C0701 reach C0502 only through C0602, which
+    is in the ZOC of KDG (C0603).  3 Aufkl moves into C0602: a line from the dumps may end there but still not pass
+    it for the rest of the phase; at the beginning of the next Movement Phase (XV, the Allies pass and nothing
+    moves) C0602 is held and the same line to C0502 is open."""
+    dumps = ["AX-Dump#1", "AX-Dump#2"]
+    p = Play("sonnenblume")
+    p.to("movement", side=AXIS, gt=10, phase=12)
+    assert combat.dumps_for(p.state, AXIS, "C0502") == []                  # C0602 is EZOC, not held
+    p.act("move", units=["GE-3Aufkl"], path=["C0602"])                      # into KDG's ZOC
+    assert p.state.units["GE-3Aufkl"].loc == "C0602"
+    assert combat.dumps_for(p.state, AXIS, "C0602") == dumps                # a line may end in the entered hex
+    assert combat.dumps_for(p.state, AXIS, "C0502") == []                   # ... not pass it this phase (11.4)
+    p.to("movement", side=ALLIED, gt=10, phase=15)
+    assert p.state.units["GE-3Aufkl"].loc == "C0602" and p.state.units["UK-KDG"].loc == "C0603"
+    assert "C0602" in p.state.vars[supply.MP_START][AXIS]
+    assert combat.dumps_for(p.state, AXIS, "C0502") == dumps                # held since the phase began: open
