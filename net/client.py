@@ -1,7 +1,7 @@
 """A LAN client: a DEALER socket, the same engine as the host, no optimistic updates.
 
 The client says which action it has on every (re)connection (``hello``); the
-host replies with the missing tail or a snapshot plus tail.  The client applies
+host replies with the missing tail (a few actions) or its current state (issue 20).  The client applies
 only host-numbered updates, through :meth:`core.engine.Engine.apply` with the
 dice the host recorded, and checks each resulting state hash against the
 host's.  The client never knows the game's seed (issue 14): snapshots come with the seed
@@ -36,7 +36,7 @@ from zmq.utils.monitor import recv_monitor_message
 from core import provenance as provenance_mod
 from core.provenance import Provenance
 from core.decisions import Action, Decision
-from core.engine import Engine, LogEntry
+from core.engine import Engine, LogEntry, _UndoPoint
 from core.game import _RecordedDice
 from core.state import GameState
 from net import keys as keymod
@@ -475,6 +475,8 @@ class Client:
         dice = _RecordedDice()
         eng = Engine(state, dice)
         eng.log = [LogEntry(seq=i + 1, action=_BEFORE, rolls=[], hash="") for i in range(msg.seq)]
+        # the host's take-back points (R-UNDO): an undo after the snapshot goes back exactly as on the host
+        eng._undo = [_UndoPoint(u.seq, u.side, u.before.encode()) for u in msg.undo]  # noqa: SLF001
         with self._cond:
             self.engine, self._dice = eng, dice
             self.seq = msg.seq

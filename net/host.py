@@ -51,7 +51,8 @@ log = logging.getLogger("dfd.net.host")
 SEAT_SIDES = (AXIS, ALLIED, P.SPECTATOR)
 ZAP_DOMAIN = b"dfd"
 SECRET_SEED = 2 ** 40        # seeds below this can be found from the dice seen (issue 14): the host warns
-SNAPSHOT_CATCHUP = 1000      # a client further behind than this gets a snapshot + tail when one is nearer
+SNAPSHOT_CATCHUP = 20        # a client further behind than this gets the current state, not the tail (issue 20):
+                             # re-applying 20 actions costs about as much as decoding one state
 
 
 class NetCommandRow(SQLModel, table=True):
@@ -604,9 +605,8 @@ class Host:
         known = self._hash_at(have)
         tail_ok = same_game and 0 <= have <= seq and known is not None and hello.have_hash == known
         snap = None
-        base_seq = self.game.base[0]
-        if not tail_ok or (seq - have > self.snapshot_catchup and base_seq > have):
-            snap = self._snapshot()
+        if not tail_ok or seq - have > self.snapshot_catchup:
+            snap = self._snapshot()  # the current state: in sync at once, however long the game (issue 20)
         catchup = "snapshot" if snap is not None else ("tail" if have < seq else "none")
         self._send(rid, self._welcome(c, catchup))
         start = have
@@ -622,10 +622,14 @@ class Host:
         self._presence()
 
     def _snapshot(self) -> P.Snapshot:
-        """The game's load base without its seed (issue 14: no client can compute the dice to come)."""
-        seq, state = self.game.base
-        public = public_state(GameState.decode(state))
-        return P.Snapshot(seq=seq, state=public.decode(), hash=self._phash[seq], game=self.game_id)
+        """The game's current state and take-back points (R-UNDO) without its seed (issue 14: no client can compute
+        the dice to come): a client behind is in sync at once instead of re-applying every action it missed
+        (issue 20), then applies the live updates with the recorded dice."""
+        eng = self.game.engine
+        undo = [P.UndoPoint(seq=u.seq, side=u.side, before=public_state(GameState.decode(u.before)).decode())
+                for u in eng._undo]  # noqa: SLF001 - a client must be able to take back exactly what the host can
+        return P.Snapshot(seq=self.seq, state=public_state(eng.state).decode(), hash=self._phash[self.seq],
+                          game=self.game_id, undo=undo)
 
     def _entry(self, seq: int) -> P.Entry:
         e = self.game.engine.log[seq - 1]

@@ -154,13 +154,23 @@ class Update(_Msg, tag="update"):
     acting: str = ""             # the side the game waits for after the last entry ("" = ended)
 
 
+class UndoPoint(msgspec.Struct, kw_only=True):
+    """One point a take-back can return to (R-UNDO): the state before action ``seq`` of ``side``."""
+
+    seq: int
+    side: str
+    before: str                  # GameState canonical JSON with the seed blanked (0)
+
+
 class Snapshot(_Msg, tag="snapshot"):
-    """A full state at ``seq``; the client replaces its engine with it and applies the updates that follow."""
+    """The host's state at ``seq`` (its current state when a client is behind: issue 20); the client replaces its
+    engine with it and applies the updates that follow with the recorded dice."""
 
     seq: int
     state: str                   # GameState canonical JSON with the seed blanked (0): clients never see the seed
     hash: str                    # its public hash
     game: str
+    undo: list[UndoPoint] = []   # the engine's take-back points at ``seq`` (R-UNDO), oldest first, seeds blanked
 
 
 class Ack(_Msg, tag="ack"):
