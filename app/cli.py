@@ -201,8 +201,17 @@ def _cmd_autoplay(args: argparse.Namespace) -> int:
 def _cmd_host(args: argparse.Namespace) -> int:
     from net.host import run_host
 
+    count, _, seconds = args.connect_limit.partition("/")
+    if not count.isdigit() or int(count) < 1:
+        print(f"dfd host: --connect-limit {args.connect_limit!r} is not COUNT/SECONDS (e.g. 20/10)")
+        return 2
+    try:
+        limit = (int(count), float(seconds or 10))
+    except ValueError:
+        print(f"dfd host: --connect-limit {args.connect_limit!r} is not COUNT/SECONDS (e.g. 20/10)")
+        return 2
     return run_host(args.file, args.port, args.seats, key_dir=args.key_dir, advertise=not args.no_discovery,
-                    bind=args.bind)
+                    bind=args.bind, public=args.public, connect_limit=limit)
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
@@ -288,6 +297,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--port", type=int, default=5670)
     s.add_argument("--seats", type=Path, help="seat file (default: FILE with .seats.toml, created if missing)")
     s.add_argument("--bind", default="*", help="interface address to listen on (default: all)")
+    s.add_argument("--public", metavar="HOST[:PORT]",
+                   help="the address players reach (a forwarded port, a VPN mesh address): put in the join code")
+    s.add_argument("--connect-limit", default="20/10", metavar="COUNT/SECONDS",
+                   help="secure handshakes one address may start per SECONDS before it is refused (default 20/10)")
     s.add_argument("--key-dir", help="where the host key is kept (default: the user data directory)")
     s.add_argument("--no-discovery", action="store_true", help="do not announce the game on the LAN (zeroconf)")
     s.set_defaults(fn=_cmd_host)

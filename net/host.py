@@ -162,6 +162,55 @@ class _Provider:
         return ok
 
 
+class ConnectLimit:
+    """Per-address rate limit on secure handshakes (issue 20, "Playing beyond one LAN").
+
+    An address may start at most ``count`` handshakes in any ``seconds``; beyond that each attempt is refused
+    until the address has been quiet long enough.  Refused attempts count too, so a steady flood stays refused.
+    """
+
+    def __init__(self, count: int = 20, seconds: float = 10.0, clock: Callable[[], float] = time.monotonic):
+        self.count, self.seconds, self.clock = count, seconds, clock
+        self._seen: dict[str, list[float]] = {}
+        self._told: dict[str, float] = {}
+
+    def admit(self, address: str) -> bool:
+        now = self.clock()
+        if len(self._seen) > 10_000:            # a flood of many addresses never grows the table without bound
+            self._seen = {a: ts for a, ts in self._seen.items() if ts and now - ts[-1] < self.seconds}
+        times = [t for t in self._seen.get(address, ()) if now - t < self.seconds]
+        ok = len(times) < self.count
+        times.append(now)
+        self._seen[address] = times[-self.count:]
+        return ok
+
+    def first_refusal(self, address: str) -> bool:
+        """True once per ``seconds`` per address: say so in the host's log, but not for every attempt."""
+        now = self.clock()
+        if now - self._told.get(address, -self.seconds) < self.seconds:
+            return False
+        self._told[address] = now
+        return True
+
+
+class _Authenticator(ThreadAuthenticator):
+    """ZAP handler that refuses an address over its :class:`ConnectLimit` before it looks at the client's key."""
+
+    def __init__(self, ctx: zmq.Context, host: "Host"):
+        super().__init__(ctx)
+        self.host = host
+
+    async def handle_zap_message(self, msg: list[bytes]) -> None:
+        address = msg[3].decode("utf-8", "replace") if len(msg) >= 6 else ""
+        if len(msg) >= 6 and not self.host.connect_limit.admit(address):
+            if self.host.connect_limit.first_refusal(address):
+                lim = self.host.connect_limit
+                self.host._note(f"refused connections from {address}: more than {lim.count} in {lim.seconds:g} s")
+            self._send_zap_reply(msg[1], b"400", b"too many connections from this address")
+            return
+        await super().handle_zap_message(msg)
+
+
 class Host:
     """The authoritative host of one campaign file."""
 
@@ -170,10 +219,13 @@ class Host:
                  campaign: str = "", heartbeat: float = 1.0, timeout: float = 6.0, max_strikes: int = 20,
                  ban_seconds: float = 10.0, advertise: bool = False, snapshot_catchup: int = SNAPSHOT_CATCHUP,
                  seats_settle: float = 1.0, presence_interval: float = 0.5, silence: float = 60.0,
+                 public: str | None = None, connect_limit: tuple[int, float] = (20, 10.0),
                  on_event: Callable[[str], None] | None = None):
         self.path = Path(path)
         self.port = port
         self.bind_addr = bind
+        self.public = public                      # HOST or HOST:PORT that players reach (port forward, VPN mesh)
+        self.connect_limit = ConnectLimit(*connect_limit)
         self.seats_path: Path | None = None
         if isinstance(seats, Seats):
             self.seats = seats
@@ -223,6 +275,9 @@ class Host:
     def join_code(self, host: str | None = None) -> str:
         import socket
 
+        if host is None and self.public:
+            addr, port = parse_public(self.public, self.port)
+            return keymod.join_code(addr, port, self.key.public)
         if host is None and self.bind_addr not in ("*", "0.0.0.0", "::", ""):
             host = self.bind_addr          # bound to one address: the code names it, not another interface
         return keymod.join_code(host or _lan_address() or socket.gethostname(), self.port, self.key.public)
@@ -310,7 +365,7 @@ class Host:
     def _run(self) -> None:
         self._open_game()
         ctx = zmq.Context()
-        auth = ThreadAuthenticator(ctx)
+        auth = _Authenticator(ctx, self)
         auth.start()
         auth.configure_curve_callback(ZAP_DOMAIN.decode(), credentials_provider=_Provider(self))
         sock = ctx.socket(zmq.ROUTER)
@@ -741,6 +796,21 @@ class Host:
             self._broadcast(out, only=lambda o: o.seat.seat == c.seat.seat)
 
 
+def parse_public(text: str, port: int) -> tuple[str, int]:
+    """``HOST``, ``HOST:PORT``, ``[V6]:PORT`` or a bare IPv6 address -> (host, port); the port defaults to ``port``."""
+    s = text.strip()
+    if s.startswith("["):
+        addr, _, rest = s[1:].partition("]")
+        p = rest[1:] if rest.startswith(":") else ""
+    elif s.count(":") == 1:
+        addr, _, p = s.partition(":")
+    else:
+        addr, p = s, ""
+    if not addr or (p and (not p.isdigit() or not 0 < int(p) < 65536)):
+        raise ValueError(f"--public {text!r} is not HOST or HOST:PORT (e.g. club.example.org:5670)")
+    return addr, int(p) if p else port
+
+
 def _lan_address() -> str | None:
     import socket
 
@@ -756,6 +826,7 @@ def _lan_address() -> str | None:
 
 def run_host(path: str | Path, port: int = 5670, seats_file: str | Path | None = None, *,
              key_dir: str | Path | None = None, advertise: bool = True, bind: str = "*",
+             public: str | None = None, connect_limit: tuple[int, float] = (20, 10.0),
              out: Callable[[str], None] = print) -> int:
     """Host ``path`` headless until interrupted.  Creates a commented seat file next to the game if none exists."""
     path = Path(path)
@@ -766,8 +837,10 @@ def run_host(path: str | Path, port: int = 5670, seats_file: str | Path | None =
         seats_file.write_text(SEATS_TEMPLATE, encoding="utf-8")
         out(f"Created the seat file {seats_file}: add one [[seat]] per player (name, side, key).")
     try:
-        host = Host(path, port, seats_file, key_dir=key_dir, advertise=advertise, bind=bind,
-                    on_event=lambda t: out(f"[host] {t}"))
+        if public:
+            parse_public(public, port)
+        host = Host(path, port, seats_file, key_dir=key_dir, advertise=advertise, bind=bind, public=public,
+                    connect_limit=connect_limit, on_event=lambda t: out(f"[host] {t}"))
     except (ValueError, keymod.KeyError_) as exc:
         out(f"dfd host: {exc}")
         return 2

@@ -57,6 +57,7 @@ class Table:
     key_dir: Path | None = None
     host_options: dict = field(default_factory=dict)
     host_output: list[str] = field(default_factory=list)
+    host_args: list[str] = field(default_factory=list)      # extra `dfd host` options for start_host_process
 
     def __post_init__(self) -> None:
         for name, seat in self.seats:
@@ -90,7 +91,7 @@ class Table:
         env = dict(os.environ, DFD_KEY_DIR=str(self.key_dir), PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "app.cli", "host", str(self.path), "--port", str(self.port), "--seats", str(seats),
-             "--bind", "127.0.0.1", "--no-discovery"],
+             "--bind", "127.0.0.1", "--no-discovery", *self.host_args],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         listening = threading.Event()
         proc = self.proc
@@ -117,11 +118,11 @@ class Table:
         self.proc = None
 
     # ---------------------------------------------------------------- clients
-    def connect(self, name: str, **options) -> Client:
+    def connect(self, name: str, address: str = "127.0.0.1", port: int | None = None, **options) -> Client:
         p = self.players[name]
         opts = dict(heartbeat=0.5, timeout=4.0, backoff=(0.1, 1.0))
         opts.update(options)
-        p.client = Client("127.0.0.1", self.port, self.host_key.public, p.key, name=name, **opts).start()
+        p.client = Client(address, port or self.port, self.host_key.public, p.key, name=name, **opts).start()
         return p.client
 
     def connect_all(self, timeout: float = 30.0) -> list[Client]:
