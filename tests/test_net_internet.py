@@ -101,3 +101,101 @@ def test_a_flood_from_one_address_is_refused_before_its_key_is_looked_at_while_a
         for s in flood:
             s.close(0)
         t.close()
+
+
+class DelayProxy:
+    """A TCP proxy that delays every chunk by ``one_way`` seconds plus jitter, in order (a long-distance link)."""
+
+    def __init__(self, upstream_port: int, one_way: float = 0.15, jitter: float = 0.03, seed: int = 7):
+        import random
+        import socket
+        import threading
+
+        self.upstream_port, self.one_way, self.jitter = upstream_port, one_way, jitter
+        self._rng = random.Random(seed)
+        self._stop = threading.Event()
+        self._socks: list[socket.socket] = []
+        self.srv = socket.create_server(("127.0.0.1", 0))
+        self.srv.settimeout(0.2)
+        self.port = self.srv.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+
+        while not self._stop.is_set():
+            try:
+                down, _ = self.srv.accept()
+            except OSError:
+                continue
+            up = socket.create_connection(("127.0.0.1", self.upstream_port))
+            self._socks += [down, up]
+            self._pipe(down, up)
+            self._pipe(up, down)
+
+    def _pipe(self, src, dst) -> None:  # noqa: ANN001 - sockets
+        import queue
+        import threading
+
+        q: queue.Queue = queue.Queue()
+
+        def read() -> None:
+            last = 0.0
+            while True:
+                try:
+                    data = src.recv(65536)
+                except OSError:
+                    data = b""
+                last = max(last, time.monotonic() + self.one_way + self._rng.uniform(-self.jitter, self.jitter))
+                q.put((last, data))
+                if not data:
+                    return
+
+        def write() -> None:
+            while True:
+                due, data = q.get()
+                time.sleep(max(0.0, due - time.monotonic()))
+                if not data:
+                    try:
+                        dst.shutdown(2)
+                    except OSError:
+                        pass
+                    return
+                try:
+                    dst.sendall(data)
+                except OSError:
+                    return
+
+        threading.Thread(target=read, daemon=True).start()
+        threading.Thread(target=write, daemon=True).start()
+
+    def close(self) -> None:
+        self._stop.set()
+        self.srv.close()
+        for s in self._socks:
+            s.close()
+
+
+def test_clients_join_and_play_over_a_300_ms_round_trip_with_jitter(tmp_path):
+    from net.testing import play
+
+    t = Table.new(tmp_path, SEATS, heartbeat=1.0, timeout=6.0)     # the host's own defaults
+    proxy = None
+    try:
+        t.start_host()
+        proxy = DelayProxy(t.port)                                  # 150 ms ± 30 ms each way
+        cs = [t.connect(n, port=proxy.port, heartbeat=1.0, timeout=5.0, backoff=(0.25, 5.0)) for n in t.players]
+        for c in cs:
+            assert c.wait(lambda c: c.welcome is not None and c.engine is not None, 60), c.status
+        started = time.monotonic()
+        acks = play(t, 12, timeout=60)
+        assert len(acks) == 12
+        assert time.monotonic() - started >= 12 * 0.3              # every command really crossed the slow link
+        time.sleep(8)                                               # longer than every timeout, idle over the link
+        acks += play(t, 3, timeout=60)
+        assert [c.connections for c in cs] == [1, 1]                # nobody was dropped or reconnected
+        assert all(c.status == "connected" and c.seq == t.host.seq for c in cs)
+    finally:
+        t.close()
+        if proxy is not None:
+            proxy.close()
