@@ -77,7 +77,8 @@ class Table:
 
     # ---------------------------------------------------------------- host
     def start_host(self) -> Host:
-        opts = dict(heartbeat=0.5, timeout=5.0, bind="127.0.0.1")
+        # every client of a loopback table shares one address: no per-address handshake limit unless a test sets one
+        opts = dict(heartbeat=0.5, timeout=5.0, bind="127.0.0.1", connect_limit=(1_000_000, 10.0))
         opts.update(self.host_options)
         self.host = Host(self.path, self.port, Seats.of(self.seat_entries()), key=self.host_key, **opts).start()
         return self.host
@@ -91,7 +92,8 @@ class Table:
         env = dict(os.environ, DFD_KEY_DIR=str(self.key_dir), PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "app.cli", "host", str(self.path), "--port", str(self.port), "--seats", str(seats),
-             "--bind", "127.0.0.1", "--no-discovery", *self.host_args],
+             "--bind", "127.0.0.1", "--no-discovery",
+             "--connect-limit", "1000000/10", *self.host_args],   # one shared address (see start_host)
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         listening = threading.Event()
         proc = self.proc
