@@ -306,7 +306,10 @@ class StackInspector(QScrollArea):
             lines = [f"<b>{face.title()}</b>"]
             if c is not None:
                 nat = theme.nation(c.nationality, c.side).name
-                lines.append(f"{nat} · {counterart.unit_type(c).replace('_', ' ')} · {c.move_class or c.kind}")
+                # a part already said is not repeated ("Allied supply · trucked", not "… supply · supply · trucked")
+                parts = dict.fromkeys(p for p in (nat, counterart.unit_type(c).replace("_", " "), c.move_class or c.kind)
+                                      if p and p.lower() not in nat.lower().split())
+                lines.append(" · ".join([nat, *(p for p in parts if p != nat)]))
                 if c.kind not in ("supply", "marker", "air", "fleet"):
                     # the side showing (8.3): a reduced unit's reduced CF, morale and MA
                     cf, morale, ma = c.values(u.steps) if hasattr(c, "values") else (c.cf, c.morale, c.ma)
