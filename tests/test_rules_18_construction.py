@@ -1,4 +1,5 @@
-"""18.3: a road built by construction (``vars["roads_built"]``) is a road for movement (13.3) and supply lines."""
+"""18.3: a road built by construction (``vars["roads_built"]``) is a primary road for movement (13.3) and supply
+lines ("Construction of the road converts the route into a primary road")."""
 
 from __future__ import annotations
 
@@ -22,9 +23,9 @@ def test_18_3_built_road_lowers_movement_costs(desert):
     eng = engine_at_movement([unit("GE-5Pz", AXIS, "C1010", steps=2)])
     before = movement.path_cost(eng.state, AXIS, ["GE-5Pz"], path, movement.MoveOptions())["GE-5Pz"]
     assert before == 3 * 2 * tec.EIGHTH                               # desert, 2 MP a hex
-    eng.state.vars["roads_built"] = {"tobruk-bypass": ["C1010", "C1011", "C1012", "C1013"]}
+    eng.state.vars["roads_built"] = {"tobruk-bypass/Axis": ["C1010", "C1011", "C1012", "C1013"]}
     after = movement.path_cost(eng.state, AXIS, ["GE-5Pz"], path, movement.MoveOptions())["GE-5Pz"]
-    assert after == 3 * tec.road_cost("mechanised", "secondary")      # 13.3: a road negates the terrain
+    assert after == 3 * tec.road_cost("mechanised", "primary")        # 18.3 "converts the route into a primary road"
     reach = movement.reachable_paths(eng.state, AXIS, ["GE-5Pz"], movement.MoveOptions())
     assert reach["C1013"] == path
     eng.apply(Action(kind="move", side=AXIS, args={"units": ["GE-5Pz"], "path": path}))
@@ -33,7 +34,7 @@ def test_18_3_built_road_lowers_movement_costs(desert):
 
 def test_18_3_unbuilt_hexes_are_not_road(desert):
     st = engine_at_movement([unit("GE-5Pz", AXIS, "C1010", steps=2)]).state
-    st.vars["roads_built"] = {"tobruk-bypass": ["C1010", "C1011"]}
+    st.vars["roads_built"] = {"tobruk-bypass/Axis": ["C1010", "C1011"]}
     gm = tec.map_for(st)
     a, b, c = (tec.Hex.parse(x) for x in ("C1010", "C1011", "C1012"))
     assert tec.step_cost(gm, "mechanised", a, b)[1] == "road"
@@ -145,7 +146,7 @@ def test_18_3_road_cannot_start_off_its_route_play_path():
     assert p.state.units["AX-MSU#1"].loc == "C0701"
     exc = p.refuse("build_road", side=AXIS, msu="AX-MSU#1", road="tobruk-bypass", hexes=["C0702"])
     assert exc.rule.startswith("18.3") and "route" in str(exc)
-    assert "roads_built" not in p.state.vars and "road:tobruk-bypass" not in p.state.vars
+    assert "roads_built" not in p.state.vars and not [k for k in p.state.vars if k.startswith("road:")]
 
 
 def _road_engine(loc):
@@ -161,11 +162,11 @@ def test_18_3_1_road_starts_on_a_primary_road_hex_of_its_route(desert):
     # Sollum (W2004) is on the primary coast road: construction may start there
     eng = _road_engine("W2004")
     _road(eng, ["W2005", "W2006"])
-    assert eng.state.vars["roads_built"]["sollum-sidi-barrani"] == ["W2004", "W2005", "W2006"]
+    assert eng.state.vars["roads_built"]["sollum-sidi-barrani/Allied"] == ["W2004", "W2005", "W2006"]
     # either direction: from Sidi Barrani (W2110) westwards
     eng = _road_engine("W2110")
     _road(eng, ["W2109"])
-    assert eng.state.vars["roads_built"]["sollum-sidi-barrani"] == ["W2110", "W2109"]
+    assert eng.state.vars["roads_built"]["sollum-sidi-barrani/Allied"] == ["W2110", "W2109"]
 
 
 @pytest.mark.parametrize("loc,road,hexes", [
@@ -188,3 +189,31 @@ def test_18_3_road_follows_its_route(desert, hexes):
     with pytest.raises(IllegalAction) as exc:
         _road(eng, hexes)
     assert exc.value.rule.startswith("18.3")
+
+
+def test_18_3_built_road_is_primary_for_the_mechanised_class(desert):
+    """18.3 "Construction of the road converts the route into a primary road": the built hexside costs what the
+    chart's primary road costs (it differs from the secondary road for the classes where the chart says so)."""
+    eng = _road_engine("W2004")
+    _road(eng, ["W2005"])
+    gm = tec.map_for(eng.state)
+    a, b = tec.Hex.parse("W2004"), tec.Hex.parse("W2005")
+    assert "primary" in gm.lines[tec.Hexside.between(a, b)]
+    for cls in ("mechanised", "trucked", "foot"):
+        assert tec.step_cost(gm, cls, a, b)[0] == tec.road_cost(cls, "primary")
+
+
+def test_18_3_each_side_has_its_own_marker_on_a_road(desert):
+    """18.3 "It is possible for both players to be working on either road simultaneously; make additional markers
+    if required": the Axis marker on the Sollum road is not the Allied one, so an Allied MSU at Sidi Barrani starts
+    its own construction while the Axis works from Sollum, and neither side's advance moves the other's marker."""
+    from tests.ground_helpers import engine_at_movement as eam
+
+    eng = eam([unit("AL-MSU#1", ALLIED, "W2110"), unit("AL-Base#1", ALLIED, "W2110", active=True)],
+              phase=9, step=3, vars={"road:sollum-sidi-barrani/Axis": "W2005",
+                                     "roads_built": {"sollum-sidi-barrani/Axis": ["W2004", "W2005"]}})
+    _road(eng, ["W2109"])
+    assert eng.state.vars["road:sollum-sidi-barrani/Allied"] == "W2109"
+    assert eng.state.vars["road:sollum-sidi-barrani/Axis"] == "W2005"
+    assert eng.state.vars["roads_built"] == {"sollum-sidi-barrani/Axis": ["W2004", "W2005"],
+                                             "sollum-sidi-barrani/Allied": ["W2110", "W2109"]}

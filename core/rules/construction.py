@@ -148,10 +148,10 @@ def apply(eng: Engine, frame: Frame, action: Action) -> None:
             raise IllegalAction("construction needs an MSU of the building side", rule)
         if frame.data.get("moved", {}).get(msu.id) is not None:
             raise IllegalAction("the MSU must begin the Movement Phase on the construction marker and not move", rule)
-        key = f"road:{a.get('road')}"
         if a.get("road") not in ROADS:
             raise IllegalAction(f"the constructible roads are {', '.join(ROADS)}", "18.3")
         route = road_route(str(a.get("road")))
+        key = road_marker_key(str(a.get("road")), side)
         head = st.vars.get(key)
         if head is None:
             why = road_start_refusal(st, str(a.get("road")), msu.loc)
@@ -177,7 +177,7 @@ def apply(eng: Engine, frame: Frame, action: Action) -> None:
                 raise IllegalAction(f"the marker and MSU may not be moved OGS or into an EZOC ({nx.label})", rule)
             cur = nx
         st.vars[key] = cur.label
-        built = st.vars.setdefault("roads_built", {}).setdefault(str(a.get("road")), [])
+        built = st.vars.setdefault("roads_built", {}).setdefault(road_marker_name(str(a.get("road")), side), [])
         if not built:
             built.append(h.label)                  # the road starts at the marker's first hex (18.3)
         built.extend(x.label for x in hexes)       # consecutive labels: tec.map_for() lays the road
@@ -186,6 +186,18 @@ def apply(eng: Engine, frame: Frame, action: Action) -> None:
         eng.say(f"{side} construction advances to {cur.label} ({rule})")
         return
     raise IllegalAction(f"{action.kind} is not a construction action", "18.0")
+
+
+def road_marker_name(road: str, side: str) -> str:
+    """18.3: "It is possible for both players to be working on either road simultaneously; make additional markers
+    if required": each side has its own marker on each road (``vars["roads_built"]`` is keyed by this name, its
+    head by :func:`road_marker_key`), so one side's construction never moves or extends the other's."""
+    return f"{road}/{side}"
+
+
+def road_marker_key(road: str, side: str) -> str:
+    """The ``vars`` key holding the hex of ``side``'s construction marker on ``road`` (18.3)."""
+    return f"road:{road_marker_name(road, side)}"
 
 
 def road_route(road: str) -> list[str]:

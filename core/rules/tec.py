@@ -422,7 +422,8 @@ _WITH_ROADS: dict[tuple, GroundMap] = {}
 
 
 def built_road_edges(state: Any) -> frozenset[Hexside]:
-    """18.3: the hexsides of the roads built so far (``vars["roads_built"][road]`` = consecutive hexes)."""
+    """18.3: the hexsides of the roads built so far (``vars["roads_built"][marker]`` = consecutive hexes, one list
+    per road and side, ``construction.road_marker_name``)."""
     out = set()
     for labels in (getattr(state, "vars", {}) or {}).get("roads_built", {}).values():
         hexes = [Hex.parse(x) for x in labels]
@@ -432,7 +433,7 @@ def built_road_edges(state: Any) -> frozenset[Hexside]:
 
 def map_for(state: Any) -> GroundMap:
     """The map the rules read for ``state``: :func:`current_map` plus the roads built by construction (18.3:
-    a built road is a secondary road for movement and supply lines, 13.3) and the weather in force (21.1.1, 21.2.1:
+    "Construction of the road converts the route into a primary road", for movement and supply lines, 13.3) and the weather in force (21.1.1, 21.2.1:
     MP costs doubled off the roads, for movement, reaction, exploitation and supply ranges alike)."""
     base = current_map()
     edges = built_road_edges(state)
@@ -446,7 +447,7 @@ def map_for(state: Any) -> GroundMap:
             _WITH_ROADS.clear()
         lines = dict(base.lines)
         for hs in edges:
-            lines[hs] = lines.get(hs, frozenset()) | {"secondary"}
+            lines[hs] = lines.get(hs, frozenset()) | {"primary"}      # 18.3 "converts the route into a primary road"
         note = (" + roads built (18.3)" if edges else "") + (f" + {wx} (21.0)" if wx else "")
         gm = GroundMap(terrain=base.terrain, sides=base.sides, lines=lines, ports=base.ports, forts=base.forts,
                        names=base.names, default=base.default, source=base.source + note,
