@@ -9,6 +9,7 @@ reproduce the rules' worked examples die for die.
 from __future__ import annotations
 
 import hashlib
+import random
 from collections import deque
 from typing import Iterable, Protocol
 
@@ -49,3 +50,16 @@ class ScriptedDice:
 
     def push(self, *rolls: int) -> None:
         self._rolls.extend(rolls)
+
+
+class SampledDice:
+    """Dice drawn from a caller's own RNG (issue 21): an engine forked for a look-ahead
+    (:meth:`core.engine.Engine.fork`) rolls with these, so a search samples outcomes and never sees the game's real
+    future dice (which are a pure function of the seed and the roll's index, :class:`SeededDice`).  The seed and
+    index are ignored: the ``rng`` alone decides, so the same ``rng`` state gives the same rolls."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def d6(self, seed: int, index: int) -> int:
+        return self.rng.randint(1, 6)

@@ -400,6 +400,22 @@ class Engine:
         self._settle_quietly()
         self.say(f"{action.side} takes back action #{point.seq}")
 
+    # ------------------------------------------------------------------ look-ahead
+    def fork(self, dice: Dice) -> "Engine":
+        """An independent engine on a copy of the current state whose dice come from ``dice`` (issue 21), for a
+        look-ahead: e.g. ``eng.fork(SampledDice(random.Random(seed)))`` rolls from the searcher's own RNG, so a
+        search never sees the game's real future dice.  The copy is the state's canonical bytes decoded again (the
+        same bytes the hash is taken of), so ``fork(...).hash() == hash()``; its log and undo history start empty,
+        and nothing done to it touches this engine."""
+        eng = Engine.__new__(Engine)
+        eng.state = GameState.decode(self.state.encode())
+        eng.dice = dice
+        eng.log, eng._rolls, eng._events, eng._undo = [], [], [], []
+        eng._pending, eng._generation, eng.last_bytes = None, 0, None
+        eng._settle_quietly()      # the same pending decision, asked of the copy (its options read the copy)
+        eng._rolls, eng._events = [], []
+        return eng
+
     # ------------------------------------------------------------------ replay
     @classmethod
     def replay(cls, start: GameState, actions: Iterable[Action], dice: Dice | None = None) -> "Engine":
