@@ -35,3 +35,35 @@ def final_result(eng: "Engine") -> dict[str, Any]:
         "winner": None, "level": "undetermined", "gt": eng.state.gt,
         "text": "the scenario's victory conditions are not evaluated yet (see issue 7); no winner recorded",
     }
+
+
+#: a winner's victory levels, weakest first (the scenarios' ``victory`` data: marginal, win, smashing; 4.1 XIX:
+#: an instant victory, which ends the game at once, ranks above them all - no scenario offers both an instant and
+#: a smashing victory, so the order between those two never decides a comparison within one scenario)
+WIN_LEVELS: tuple[str, ...] = ("marginal", "win", "smashing", "instant")
+#: results with no winner: a draw, a game stopped before its end (``dfd autoplay``'s "unfinished"), conditions not
+#: evaluated ("undetermined")
+NO_WINNER_LEVELS: tuple[str, ...] = ("draw", "unfinished", "undetermined")
+
+
+def victory_scale(result: dict[str, Any], side: str) -> int:
+    """The result as a number for ``side``: higher is better for ``side`` (issue 21's "a higher victory level for its
+    side").  The order, from worst to best for ``side``::
+
+        -4 enemy instant < -3 enemy smashing < -2 enemy win < -1 enemy marginal
+        < 0 no winner (draw, unfinished, undetermined)
+        < 1 own marginal < 2 own win < 3 own smashing < 4 own instant
+
+    An "error" result (an engine failure) or an unknown level raises ``ValueError``: it is never scored as a game."""
+    level = result.get("level")
+    winner = result.get("winner")
+    if winner is None:
+        if level in NO_WINNER_LEVELS:
+            return 0
+        raise ValueError(f"a result without a winner at level {level!r} cannot be scored: {result}")
+    if level not in WIN_LEVELS:
+        raise ValueError(f"unknown victory level {level!r} in {result}")
+    rank = WIN_LEVELS.index(level) + 1
+    if side not in ("Axis", "Allied"):
+        raise ValueError(f"{side!r} is not a side (Axis or Allied)")
+    return rank if winner == side else -rank

@@ -1,0 +1,126 @@
+"""The greedy baseline of issue 21 (``core.bots.GreedyBot``: best-odds attack, else move toward the nearest
+objective) and the side-relative victory scale (``core.victory.victory_scale``), from real scenario set-ups."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from core.bots import GREEDY_MIN_ODDS, GreedyBot, PassBot, objective_hexes
+from core.decisions import ALLIED, AXIS
+from core.engine import Engine
+from core.hexgrid import Hex
+from core.newgame import initial_state
+from core.players import Table, make_player
+from core.rules.victory_rules import controller
+from core.scenario import load
+from core.victory import NO_WINNER_LEVELS, WIN_LEVELS, victory_scale
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+
+
+def _engine(scenario: str, seed: int = 1) -> Engine:
+    return Engine(initial_state(load(scenario), seed))
+
+
+def test_objectives_come_from_the_scenarios_victory_data():
+    eng = _engine("sonnenblume")
+    axis = objective_hexes(eng, AXIS)
+    assert "C2331" in axis                     # 26.3: Tobruk
+    assert "C0701" not in axis                 # the loc_to of 26.3 is where the LOC runs to, not a goal
+    assert set(axis) <= set(objective_hexes(eng, ALLIED))
+    trail = _engine("trail-of-the-fox")
+    assert objective_hexes(trail, AXIS) == ["L2909"]          # 30.3: an Axis base with an LOC to L2909
+    assert objective_hexes(trail, ALLIED) == ["L2909"]        # "otherwise": deny the Axis its objective
+    road = objective_hexes(_engine("desert-fox"), AXIS)       # 27.3: the primary road C0701-W2134, and the ports
+    assert {"C0701", "W2134"} <= set(road)
+    assert objective_hexes(_engine("run-for-tunis"), AXIS) == ["T6017"]   # 29.3: Tunis
+
+
+def _ratio(eng: Engine, action) -> float:
+    odds = eng.query("odds", attackers=list(action.args["attackers"]), hex=action.args["hexes"][0],
+                     form=action.args["form"])
+    return float(odds["attack"]) / float(odds["defence"])
+
+
+def test_greedy_declares_the_best_odds_attack_worth_taking_and_moves_toward_an_objective():
+    """Fox Killed, the Allies greedy against a passing Axis: every declaration is the best-odds one offered and at
+    least 2:1 (else "done"); every move ends nearer the unit's nearest uncontrolled objective (24.3)."""
+    eng = _engine("fox-killed")
+    greedy = GreedyBot(1, ALLIED)
+    table = Table.of(PassBot(1, AXIS), greedy)
+    declared = done_with_offers = moves = 0
+    goals = objective_hexes(eng, ALLIED)
+    for _ in range(160):
+        d = eng.pending()
+        side, action = table.choose(eng)
+        if side == ALLIED and d.kind == "combat_declare":
+            offers = [o.action for o in d.options if o.action.kind == "declare" and len(o.action.args["hexes"]) == 1
+                      and not o.action.args.get("recon")]
+            best = max((_ratio(eng, a) for a in offers), default=0.0)
+            if action.kind == "declare":
+                declared += 1
+                assert _ratio(eng, action) == best >= GREEDY_MIN_ODDS
+            else:
+                assert action.kind == "done" and best < GREEDY_MIN_ODDS
+                done_with_offers += bool(offers)
+        if side == ALLIED and d.kind == "movement" and action.kind == "move":
+            moves += 1
+            uid = action.args["units"][0]
+            here = Hex.parse(eng.state.units[uid].loc)
+            targets = [Hex.parse(h) for h in goals if controller(eng, h) != ALLIED] or [Hex.parse(h) for h in goals]
+            near = min(targets, key=lambda g: (here.distance(g), g.label))
+            assert Hex.parse(action.args["path"][-1]).distance(near) < here.distance(near)
+        eng.apply(action)
+    assert moves and (declared or done_with_offers)
+
+
+def test_greedy_answers_other_decisions_with_done_or_the_first_option():
+    eng = _engine("sonnenblume")
+    bot = GreedyBot(1, eng.pending().side)
+    d = eng.pending()
+    assert d.kind not in ("movement", "combat_declare")
+    done = [o.action for o in d.options if o.action.kind == "done"]
+    assert bot.choose(d, eng) == (done[0] if done else d.options[0].action)
+
+
+def test_same_seed_same_greedy_game():
+    def play() -> str:
+        eng = _engine("fox-killed", 4)
+        Table.of(make_player("greedy", AXIS, 4), make_player("greedy", ALLIED, 4)).play(eng, 250)
+        return eng.hash()
+
+    assert play() == play()
+
+
+# --------------------------------------------------------------------------- the victory scale
+
+
+def test_victory_scale_orders_results_for_each_side():
+    order = [{"winner": AXIS, "level": lv} for lv in reversed(WIN_LEVELS)] + [{"winner": None, "level": "draw"}] + [
+        {"winner": ALLIED, "level": lv} for lv in WIN_LEVELS]
+    allied = [victory_scale(r, ALLIED) for r in order]
+    assert allied == sorted(allied) == list(range(-4, 5))
+    assert [victory_scale(r, AXIS) for r in order] == [-x for x in allied]
+    for lv in NO_WINNER_LEVELS:
+        assert victory_scale({"winner": None, "level": lv}, AXIS) == 0
+    with pytest.raises(ValueError, match="cannot be scored"):
+        victory_scale({"winner": None, "level": "error"}, AXIS)
+    with pytest.raises(ValueError, match="unknown victory level"):
+        victory_scale({"winner": AXIS, "level": "glorious"}, AXIS)
+
+
+def test_victory_scale_knows_every_level_of_the_ten_scenarios():
+    """Every level a scenario's victory data or the evaluator can give (4.1 XIX instant; the ``win`` default of a
+    condition without a level) has a place on the scale."""
+    from core.rules.victory_rules import BUILTIN, LEVELS
+
+    levels = {"instant", *LEVELS}
+    for path in SCENARIOS.glob("*.toml"):
+        for c in tomllib.loads(path.read_text(encoding="utf-8")).get("victory", []):
+            levels.add(c.get("level") or "win")
+    for conds in BUILTIN.values():
+        levels.update(c.get("level") or "win" for c in conds)
+    assert levels <= set(WIN_LEVELS) | set(NO_WINNER_LEVELS)
