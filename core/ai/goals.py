@@ -1,0 +1,110 @@
+"""What the computer plays for: objectives read from the scenario's own victory conditions (data, never hexes
+written in code).
+
+Each victory condition of the scenario file (``victory`` entries, 4.1 XIX/XX; the vocabulary of
+:mod:`core.rules.victory_rules`) names hexes that matter: the hexes a ``control`` condition lists, the ports a
+port condition counts, the bases a base condition looks at, the road of a ``road_control`` condition.  Every such
+hex is an objective for *both* sides: the side it belongs to holds it, the other side takes it.  Its weight grows
+with the victory level the condition gives (smashing > win > marginal).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.decisions import other
+from core.engine import Engine
+from core.hexgrid import Hex, HexLabelError
+from core.rules import offmap, victory_rules
+from core.rules.status import hex_of
+
+LEVEL_WEIGHT = {"smashing": 3.0, "win": 2.5, "marginal": 1.5, "draw": 0.5, "instant": 3.0}
+
+
+@dataclass
+class Goals:
+    """Objective hexes (label -> weight) and who controls each now."""
+
+    side: str
+    weights: dict[str, float] = field(default_factory=dict)
+    control: dict[str, str | None] = field(default_factory=dict)
+    #: objective hexes held by the enemy: to take
+    take: dict[str, float] = field(default_factory=dict)
+    #: objective hexes held by the side: to hold
+    hold: dict[str, float] = field(default_factory=dict)
+    #: the condition kinds in play (for the plan sentence)
+    kinds: list[str] = field(default_factory=list)
+
+
+def _label(h: str) -> str | None:
+    try:
+        return Hex.parse(h).label
+    except HexLabelError:
+        return None
+
+
+def _maps(eng: Engine, cond: dict) -> tuple[str, ...]:
+    return tuple(cond.get("maps") or eng.state.vars.get("maps") or ())
+
+
+def objective_hexes(eng: Engine, side: str) -> dict[str, float]:
+    """Every hex the scenario's victory conditions look at, with a weight (see the module docstring)."""
+    out: dict[str, float] = {}
+
+    def add(label: str | None, w: float) -> None:
+        if label:
+            out[label] = max(out.get(label, 0.0), w)
+
+    ports = victory_rules._ports(eng)
+    for c in victory_rules.conditions(eng):
+        w = LEVEL_WEIGHT.get(str(c.get("level") or "win"), 2.0)
+        k = c.get("kind")
+        if k == "control":
+            for h in c.get("hexes", []):
+                add(_label(h), w * 2)
+        elif k in ("port_capacity", "more_ports", "base_in_port"):
+            maps = _maps(eng, c)
+            for h, cap in ports.items():
+                if not maps or h[:1] in maps:
+                    add(h, w * (0.5 + 0.25 * min(cap, 4)))
+        elif k in ("base_with_loc", "no_base_with_loc"):
+            for s in (side, other(side)):
+                for h in victory_rules._bases(eng, s):
+                    add(_label(h), w * 1.5)
+            add(_label(str(c.get("loc_to", ""))), w)
+        elif k == "road_control":
+            road = victory_rules.primary_road(eng, c["from_hex"], c["to_hex"])
+            for h in road[:: max(1, len(road) // 12)]:
+                add(h, w * 0.4)
+    return out
+
+
+def goals(eng: Engine, side: str) -> Goals:
+    g = Goals(side=side, weights=objective_hexes(eng, side))
+    g.kinds = sorted({str(c.get("kind")) for c in victory_rules.conditions(eng)})
+    for h, w in g.weights.items():
+        who = victory_rules.controller(eng, h)
+        g.control[h] = who
+        (g.hold if who == side else g.take)[h] = w
+    return g
+
+
+def withdrawals_due(eng: Engine, side: str) -> dict[str, int]:
+    """Units of ``side`` listed for withdrawal (7.4; 24.2, 25.2) still in play -> the GT they must be gone by."""
+    st = eng.state
+    out: dict[str, int] = {}
+    for w in st.vars.get("withdrawals", []):
+        if w.get("card") or w.get("side", side) != side:
+            continue
+        for uid in w.get("units", []):
+            u = st.units.get(uid)
+            if u is None or u.side != side or u.loc == offmap.REMOVED or u.flags.get("withdrawn"):
+                continue
+            if offmap.eliminated(u):
+                continue
+            out[uid] = min(int(w["gt"]), out.get(uid, 99))
+    return out
+
+
+def on_map(eng: Engine, uid: str) -> bool:
+    return hex_of(eng.state.units[uid]) is not None

@@ -1,0 +1,487 @@
+"""The ground war of the computer opponent: Movement Phase orders (13.0), withdrawals off the map (7.4, 13.8),
+reaction (13.5), combat declaration (14.0, 14.2) and the interleaved combat choices.
+
+Every legal fact comes from the engine: the hexes a unit can reach and the paths the ``move`` action accepts
+(query ``reachable``), supply lines (12.0, ``supply.supply_lines``), combat odds and the result of every die roll
+(query ``odds``), and whether an action is accepted (applied on a copy first, :mod:`core.ai.search`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from core import mapdata
+from core.charts import decode_result
+from core.decisions import Action, Decision, IllegalAction, other
+from core.engine import Engine
+from core.hexgrid import Hex
+from core.rules import movement as movement_rules
+from core.rules import stacking, supply, tec, transport
+from core.rules.combat import may_attack
+from core.rules.status import (
+    counter_of, has_real_cf, hex_of, is_combat, is_motorized, movement_allowance, printed_ma,
+)
+from core.rules.special_units import info
+
+from core.ai import goals as goals_mod
+from core.ai.evaluate import unit_value
+from core.ai.search import accepted
+
+LOSS = {"Q": 0.25, "H": 0.5, "E": 1.0, "X": 0.5, None: 0.0}
+#: expected value (steps of worth gained minus lost) an attack must promise to be declared
+ATTACK_THRESHOLD = 0.6
+#: how far (hexes) enemy units are felt as a threat
+THREAT_RADIUS = 3
+
+
+# --------------------------------------------------------------------------- names for the plan sentences
+_NAMED: list[tuple[Hex, str]] | None = None
+
+
+def place(label: str) -> str:
+    """A hex as a player reads it: its name, or "near <town>" within 3 hexes, else the label."""
+    global _NAMED
+    if _NAMED is None:
+        _NAMED = [(h, n) for n, h in mapdata.load().named().items()]
+    try:
+        h = Hex.parse(label)
+    except Exception:
+        return label
+    best = None
+    for nh, n in _NAMED:
+        d = h.distance(nh)
+        if d == 0:
+            return n
+        if d <= 3 and (best is None or d < best[0]):
+            best = (d, n)
+    return f"{label} near {best[1]}" if best else label
+
+
+def unit_name(uid: str) -> str:
+    try:
+        return counter_of(uid).name or uid
+    except Exception:
+        return uid
+
+
+# --------------------------------------------------------------------------- phase context
+@dataclass
+class Context:
+    """What the side knows at the start of its phase: objectives, supply lines, the enemy's strength."""
+
+    side: str
+    goals: goals_mod.Goals
+    loc: set
+    enemy_cf: dict[Hex, float]
+    threat: dict[Hex, float] = field(default_factory=dict)
+    role: dict[str, str] = field(default_factory=dict)          # unit -> target hex label
+    why: dict[str, str] = field(default_factory=dict)           # unit -> hold / take / withdraw / front
+    withdraw: dict[str, int] = field(default_factory=dict)
+
+
+def _enemy_strength(eng: Engine, side: str) -> dict[Hex, float]:
+    out: dict[Hex, float] = {}
+    for u in eng.state.units_of(other(side)):
+        h = hex_of(u)
+        if h is None or not is_combat(u):
+            continue
+        out[h] = out.get(h, 0.0) + max(0.5, float(info(eng.state, u.id).cf))
+    return out
+
+
+def _threat_map(enemy: dict[Hex, float]) -> dict[Hex, float]:
+    out: dict[Hex, float] = {}
+    for h, s in enemy.items():
+        for r in range(0, THREAT_RADIUS + 1):
+            w = s if r <= 1 else s * 0.5 if r == 2 else s * 0.25
+            for n in (h.ring(r) if r else [h]):
+                out[n] = out.get(n, 0.0) + w
+    return out
+
+
+def context(eng: Engine, side: str) -> Context:
+    st = eng.state
+    g = goals_mod.goals(eng, side)
+    enemy = _enemy_strength(eng, side)
+    ctx = Context(side=side, goals=g, loc=set(supply.supply_lines(st, side).loc), enemy_cf=enemy,
+                  threat=_threat_map(enemy), withdraw=goals_mod.withdrawals_due(eng, side))
+    assign_roles(eng, ctx)
+    return ctx
+
+
+def _movers(eng: Engine, side: str) -> list[str]:
+    return sorted(u.id for u in eng.state.units_of(side)
+                  if hex_of(u) is not None and is_combat(u) and movement_allowance(u) > 0)
+
+
+def assign_roles(eng: Engine, ctx: Context) -> None:
+    """Garrison the objectives the side holds (the nearest units, two per hex), send the others against the
+    objectives the enemy holds (the nearest by distance over weight) or, with none, toward the nearest enemy."""
+    st = eng.state
+    units = [u for u in _movers(eng, ctx.side) if u not in ctx.withdraw or not _withdraw_now(eng, ctx, u)]
+    for uid in ctx.withdraw:
+        if _withdraw_now(eng, ctx, uid) and hex_of(st.units[uid]) is not None:
+            ctx.role[uid], ctx.why[uid] = _nearest_exit(hex_of(st.units[uid])), "withdraw"
+    free = set(units)
+    pos = {u: hex_of(st.units[u]) for u in units}
+    for h, w in sorted(ctx.goals.hold.items(), key=lambda kv: (-kv[1], kv[0])):
+        hx = Hex.parse(h)
+        if not _near_enemy(ctx, hx, 8):
+            continue                      # no enemy within reach: nothing to garrison against
+        need = 2
+        for uid in sorted(free, key=lambda u: (pos[u].distance(hx), u)):
+            if need <= 0 or pos[uid].distance(hx) > 10:
+                break
+            ctx.role[uid], ctx.why[uid] = h, "hold"
+            free.discard(uid)
+            need -= 1
+    takes = [(Hex.parse(h), w, h) for h, w in ctx.goals.take.items()]
+    enemy_hexes = sorted(ctx.enemy_cf, key=lambda x: x.label)
+    for uid in sorted(free):
+        p = pos[uid]
+        if takes:
+            t = min(takes, key=lambda x: (p.distance(x[0]) / x[1] ** 1.5, x[2]))
+            ctx.role[uid], ctx.why[uid] = t[2], "take"
+        elif enemy_hexes:
+            e = min(enemy_hexes, key=lambda x: (p.distance(x), x.label))
+            ctx.role[uid], ctx.why[uid] = e.label, "front"
+
+
+def _near_enemy(ctx: Context, h: Hex, radius: int) -> bool:
+    return any(h.distance(e) <= radius for e in ctx.enemy_cf)
+
+
+def _nearest_exit(h: Hex) -> str:
+    return min(transport.NRV_ENTRIES, key=lambda x: (h.distance(Hex.parse(x)), x))
+
+
+def _withdraw_now(eng: Engine, ctx: Context, uid: str) -> bool:
+    """Head for the map edge once the GTs left before the unit's withdrawal GT are about what the march takes."""
+    u = eng.state.units[uid]
+    h = hex_of(u)
+    if h is None or ctx.side != "Allied":
+        return False
+    dist = h.distance(Hex.parse(_nearest_exit(h)))
+    per_gt = max(2.0, printed_ma(u) * 0.6)
+    need = int(dist / per_gt) + 2
+    return ctx.withdraw[uid] - eng.state.gt < need
+
+
+# --------------------------------------------------------------------------- movement
+def _stack_points(eng: Engine, label: str) -> int:
+    return sum(stacking.stacking_points(u) for u in eng.state.units_at(label))
+
+
+def _own_cf(eng: Engine, side: str, label: str) -> float:
+    return sum(max(0.5, float(info(eng.state, u.id).cf)) for u in eng.state.units_at(label)
+               if u.side == side and is_combat(u))
+
+
+def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float) -> float:
+    """How good ending the move of ``uid`` in ``h`` is (higher better)."""
+    st = eng.state
+    u = st.units[uid]
+    target = ctx.role.get(uid)
+    why = ctx.why.get(uid, "")
+    s = 0.0
+    if target:
+        t = Hex.parse(target)
+        d0, d1 = start.distance(t), h.distance(t)
+        s += (d0 - d1) * (1.5 if why in ("take", "withdraw") else 1.0)
+        if d1 == 0:
+            s += 4.0 if why != "front" else 0.0
+        if why == "hold" and d1 > 1:
+            s -= 1.0
+    if why == "withdraw":
+        return s - 0.01 * mp
+    mine = max(0.5, float(info(st, uid).cf))
+    here = _own_cf(eng, ctx.side, h.label) + (0 if h == start else mine)
+    threat = ctx.threat.get(h, 0.0)
+    if h not in ctx.loc:
+        s -= 3.0
+    if threat > 0:
+        ratio = threat / max(here, 0.5)
+        if ratio > 3:
+            s -= min(6.0, (ratio - 3) * 0.8) * (0.5 if why == "take" else 1.0)
+    # adjacent enemy stacks we could attack at good odds next Combat Phase
+    for n in h.neighbours():
+        e = ctx.enemy_cf.get(n)
+        if e is None:
+            continue
+        if here >= 2.5 * e:
+            s += 1.0 + (2.0 if n.label in ctx.goals.take else 0.0)
+        elif here < e:
+            s -= 1.0
+    if h.label in ctx.goals.take and not ctx.enemy_cf.get(h):
+        s += 3.0 * ctx.goals.take[h.label]
+    if h.label in ctx.goals.hold:
+        s += 1.0
+    return s - 0.01 * mp
+
+
+def best_move(eng: Engine, ctx: Context, uid: str) -> tuple[Action | None, str]:
+    """The best move of ``uid`` by :func:`score_hex`, or None when staying put is as good."""
+    st = eng.state
+    u = st.units[uid]
+    start = hex_of(u)
+    if start is None:
+        return None, ""
+    side = ctx.side
+    if ctx.why.get(uid) == "withdraw":
+        act = _withdraw_move(eng, ctx, uid, start)
+        if act is not None:
+            return act, f"withdrawing {unit_name(uid)} (7.4)"
+    target = ctx.role.get(uid, "")
+    if ctx.why.get(uid) == "take" and target and not ctx.enemy_cf.get(Hex.parse(target)) and any(
+            v.side != side for v in st.units_at(target)):
+        act = _capture(eng, side, uid, target)      # only enemy supply units there: capture them (12.2.7, 13.4)
+        if act is not None:
+            return act, f"capturing {place(target)}"
+    reach = reachable(eng, side, uid)
+    stay = score_hex(eng, ctx, uid, start, start, 0.0)
+    own_pts = stacking.stacking_points(u)
+    gm = tec.current_map()
+    ranked = []
+    for lab, path in reach.items():
+        h = Hex.parse(lab)
+        if h == start:
+            continue
+        if _stack_points(eng, lab) + own_pts > stacking.limit(gm, lab):
+            continue
+        sc = score_hex(eng, ctx, uid, start, h, float(len(path)))
+        if sc > stay + 0.5:
+            ranked.append((-sc, lab, path))
+    ranked.sort()
+    why = ctx.why.get(uid, "")
+    verb = {"take": "advancing on", "hold": "holding", "front": "closing up toward"}.get(why, "moving toward")
+    for _sc, lab, path in ranked[:3]:
+        act = Action(kind="move", side=side, args={"units": [uid], "path": list(path)})
+        if accepted(eng, act) is not None:
+            return act, f"{verb} {place(target)}" if target else ""
+    return None, ""
+
+
+def _capture(eng: Engine, side: str, uid: str, target: str) -> Action | None:
+    try:
+        r = eng.query("route", units=[uid], to=target)
+    except IllegalAction:
+        return None
+    if not r:
+        return None
+    act = Action(kind="move", side=side, args={"units": [uid], "path": list(r["path"])})
+    return act if accepted(eng, act) is not None else None
+
+
+def reachable(eng: Engine, side: str, uid: str) -> dict[str, list[str]]:
+    """The hexes ``uid`` can reach now -> the path the ``move`` action takes (the engine's own search behind the
+    ``reachable`` query, 13.0-13.4; a path the engine then refuses is skipped when tried)."""
+    try:
+        return dict(movement_rules.reachable_paths(eng.state, side, [uid], movement_rules._query_opts(eng, False, False)))
+    except IllegalAction:
+        return {}
+
+
+def _withdraw_move(eng: Engine, ctx: Context, uid: str, start: Hex) -> Action | None:
+    """7.4, 13.8, 22.1: leave the map for the NRV (withdrawn from there in the Reinforcement Phase), or off a map
+    edge once due."""
+    side = ctx.side
+    cands: list[Action] = []
+    if start.label in transport.NRV_ENTRIES:
+        cands.append(Action(kind="move", side=side, args={"units": [uid], "path": [], "exit": transport.NRV}))
+    reach = reachable(eng, side, uid)
+    for e in sorted(transport.NRV_ENTRIES):
+        if e in reach:
+            cands.append(Action(kind="move", side=side, args={"units": [uid], "path": list(reach[e]),
+                                                              "exit": transport.NRV}))
+    cands.append(Action(kind="move", side=side, args={"units": [uid], "path": [], "exit": "withdraw"}))
+    for a in cands:
+        if accepted(eng, a) is not None:
+            return a
+    return None
+
+
+def movement(player: Any, d: Decision, eng: Engine) -> Action | None:
+    st = eng.state
+    side = d.side
+    key = ("movement", st.gt, st.phase, st.step, side)
+    mem = player.memory
+    if mem.get("key") != key:
+        mem.clear()
+        mem["key"] = key
+        mem["ctx"] = context(eng, side)
+        mem["tried"] = set()
+        mem["said"] = []
+    ctx: Context = mem["ctx"]
+    moved = d.context.get("moved", {})
+    order = sorted(_movers(eng, side), key=lambda x: (ctx.why.get(x) != "withdraw", not is_motorized(st.units[x]), x))
+    for uid in order:
+        if uid in mem["tried"] or uid in moved:
+            continue
+        mem["tried"].add(uid)
+        act, why = best_move(eng, ctx, uid)
+        if act is None:
+            continue
+        if why and why not in mem["said"]:
+            mem["said"].append(why)
+            player.say(f"{side}: " + "; ".join(mem["said"][:3]) + ".")
+        return act
+    return _done(d, side)
+
+
+def _done(d: Decision, side: str) -> Action | None:
+    for o in d.options:
+        if o.action.kind == "done" and o.action.side == side:
+            return o.action
+    return None
+
+
+def reaction(player: Any, d: Decision, eng: Engine) -> Action | None:
+    """13.5: react only to close up an objective the side holds that has no defender (otherwise stand)."""
+    return _done(d, d.side)
+
+
+# --------------------------------------------------------------------------- combat
+def attack_value(eng: Engine, side: str, attackers: list[str], hexes: list[str], form: str = "regular",
+                 goals: goals_mod.Goals | None = None) -> tuple[float, str]:
+    """Expected worth of an attack from the engine's odds preview (14.3-14.5): the defenders' expected losses and
+    retreats minus the attackers' expected losses, plus the chance of clearing an objective hex; and the odds text."""
+    st = eng.state
+    try:
+        pv = eng.query("odds", attackers=attackers, hex=hexes[0], hexes=hexes, form=form)
+    except (IllegalAction, KeyError, ValueError):
+        return -99.0, ""
+    gain = 0.0
+    defenders = list(pv.get("defenders", []))
+    for row in pv["results"]:
+        by = row["by_unit"]
+        dl = 0.0
+        cleared = True
+        for du in defenders:
+            r = decode_result(by.get(du, "-"))
+            v = unit_value(st.units[du]) if du in st.units else 1.0
+            dl += LOSS.get(r.loss, 0.0) * v + (0.3 * v if r.retreat else 0.0)
+            if not (r.loss == "E" or r.retreat):
+                cleared = False
+        al = 0.0
+        for au in attackers:
+            r = decode_result(by.get(au, "-"))
+            al += LOSS.get(r.loss, 0.0) * unit_value(st.units[au])
+        obj = 0.0
+        if goals is not None and cleared:
+            obj = sum(3.0 * goals.take.get(h, 0.0) for h in hexes)
+        gain += dl - al + obj
+    return gain / max(1, len(pv["results"])), str(pv.get("odds", ""))
+
+
+_REQ = re.compile(r" in (\S+) projects a ZOC")
+
+
+def plan_attacks(player: Any, eng: Engine, side: str) -> tuple[list[Action], list[str]]:
+    """14.0, 14.2: the attacks worth declaring, each checked on a copy with the hexes 14.2 then requires added;
+    returns the declarations (then done) and the plan sentences."""
+    st = eng.state
+    g = goals_mod.goals(eng, side)
+    by_hex: dict[str, list[str]] = {}
+    for u in st.units_of(side):
+        if hex_of(u) is not None and is_combat(u) and may_attack(st, u.id) is None and not u.flags.get("battle"):
+            by_hex.setdefault(u.loc, []).append(u.id)
+    targets: dict[str, list[str]] = {}
+    for loc, ids in by_hex.items():
+        for n in Hex.parse(loc).neighbours():
+            if any(v.side == other(side) and is_combat(v) for v in st.units_at(n.label)):
+                targets.setdefault(n.label, []).extend(sorted(ids))
+    cands = []
+    for h, att in sorted(targets.items()):
+        val, odds = attack_value(eng, side, sorted(set(att)), [h], goals=g)
+        cands.append((val, h, sorted(set(att)), odds))
+    cands.sort(key=lambda c: (-c[0], c[1]))
+    plan: list[Action] = []
+    lines: list[str] = []
+    copy = None
+    used: set[str] = set()
+    for val, h, att, odds in cands:
+        if val < ATTACK_THRESHOLD:
+            break
+        att = [a for a in att if a not in used and not any(st.units[a].loc == st.units[x].loc for x in used)]
+        if not att:
+            continue
+        val, odds = attack_value(eng, side, att, [h], goals=g)
+        if val < ATTACK_THRESHOLD:
+            continue
+        base = copy if copy is not None else eng
+        acts = [Action(kind="declare", side=side, args={"attackers": att, "hexes": [h], "form": "regular"})]
+        trial = accepted(base, acts[0])
+        if trial is None:
+            continue
+        hexes = [h]
+        ok = True
+        for _ in range(4):
+            dd = trial.pending()
+            req = dd.context.get("required", []) if dd is not None and dd.kind == "combat_declare" else []
+            need = sorted({m.group(1) for r in req for m in [_REQ.search(r)] if m} - set(hexes))
+            if not need:
+                break
+            hexes = sorted(set(hexes) | set(need))
+            ext = Action(kind="declare", side=side, args={"attackers": att, "hexes": hexes, "form": "regular"})
+            nxt = accepted(trial, ext)
+            if nxt is None:
+                ok = False
+                break
+            acts.append(ext)
+            trial = nxt
+        else:
+            ok = False
+        if not ok:
+            continue
+        if len(hexes) > 1:
+            val, odds = attack_value(eng, side, att, hexes, goals=g)
+            if val < ATTACK_THRESHOLD:
+                continue
+        dd = trial.pending()
+        if dd is None or dd.kind != "combat_declare" or dd.context.get("required"):
+            continue
+        copy = trial
+        plan += acts
+        used.update(att)
+        names = ", ".join(unit_name(a) for a in att[:3]) + ("…" if len(att) > 3 else "")
+        lines.append(f"attacking {place(hexes[0])} at {odds} with {names}")
+    return plan, lines
+
+
+def combat_declare(player: Any, d: Decision, eng: Engine) -> Action | None:
+    st = eng.state
+    side = d.side
+    key = ("declare", st.gt, st.phase, st.step, side)
+    mem = player.memory
+    if mem.get("key") != key:
+        mem.clear()
+        mem["key"] = key
+        if d.context.get("combats"):
+            mem["queue"] = []          # combats declared before this player took over: keep them
+        else:
+            plan, lines = plan_attacks(player, eng, side)
+            mem["queue"] = plan
+            if lines:
+                player.say(f"{side}: " + "; ".join(lines[:3]) + ".")
+    while mem["queue"]:
+        a = mem["queue"].pop(0)
+        if accepted(eng, a) is not None:
+            return a
+        mem["queue"].clear()
+    done = _done(d, side)
+    if done is not None:
+        return done
+    # a requirement of 14.2 is unmet: cancel the last combat until none is
+    for o in d.options:
+        if o.action.kind == "cancel":
+            return o.action
+    return None
+
+
+HANDLERS: dict[str, Callable[[Any, Decision, Engine], Action | None]] = {
+    "movement": movement,
+    "reaction": reaction,
+    "combat_declare": combat_declare,
+}
