@@ -217,3 +217,20 @@ def test_18_3_each_side_has_its_own_marker_on_a_road(desert):
     assert eng.state.vars["road:sollum-sidi-barrani/Axis"] == "W2005"
     assert eng.state.vars["roads_built"] == {"sollum-sidi-barrani/Axis": ["W2004", "W2005"],
                                              "sollum-sidi-barrani/Allied": ["W2110", "W2109"]}
+
+
+@pytest.mark.parametrize("scenario,kinds", [("sonnenblume", {"primary", "secondary"}), ("desert-fox", {"primary", "secondary"}),
+                                            ("oconnors-war", {"secondary"})])
+def test_18_3_scenario_finished_road_is_primary(scenario, kinds):
+    """26.0/27.0 "Map Modifications: The road from Sollum (W2004) to Sidi Barrani (W2110) is complete": from the
+    set-up the printed secondary road is a primary road (18.3 "converts the route into a primary road"), so any hex of
+    it is a completed primary road hex (18.3.1); O'Connor's War has no such modification: still secondary."""
+    from core.newgame import initial_state
+    from core.scenario import load
+
+    st = initial_state(load(scenario), 1)
+    gm = tec.map_for(st)
+    for a, b in (("W2005", "W2006"), ("W2108", "W2109")):
+        assert gm.lines[tec.Hexside.between(tec.Hex.parse(a), tec.Hex.parse(b))] == kinds
+    why = construction.road_start_refusal(st, "sollum-sidi-barrani", "W2107")
+    assert (why is None) == ("primary" in kinds)

@@ -218,7 +218,8 @@ def road_start_refusal(state, road: str, label: str) -> str | None:
     md, route = mapdata.load(), road_route(road)
     if label not in route:
         return f"{label} is not on the {road} route ({'-'.join(route)}); roads may be built only along it"
-    built = {x for hexes in state.vars.get("roads_built", {}).values() for x in hexes}
+    built = {x for hexes in [*state.vars.get("roads_built", {}).values(),
+                             *tec.finished_roads(state.vars.get("map_mods") or [])] for x in hexes}
     starts = [x for x in route if "primary" in md.routes_at(Hex.parse(x)) or x in built]
     if label not in starts:
         return (f"construction of the {road} must link with a completed primary road hex; {label} is not one "

@@ -421,11 +421,34 @@ def current_map() -> GroundMap:
 _WITH_ROADS: dict[tuple, GroundMap] = {}
 
 
+def finished_roads(map_mods: list) -> list[list[str]]:
+    """The scenario's finished roads ("Map Modifications: The road from Sollum (W2004) to Sidi Barrani (W2110) is
+    complete, place the finished road marker in Sidi Barrani", 26.0, 27.0, 32.0): each ``road_finished`` map
+    modification, as the hexes of the constructible route (18.3) between its two end hexes."""
+    from core import mapdata
+
+    out = []
+    for m in map_mods:
+        if m.get("kind") != "road_finished":
+            continue
+        ends = [str(x) for x in m.get("hexes", [])]
+        for chain in mapdata.load().constructible_roads().values():
+            route = [h.label for h in chain]
+            if len(ends) == 2 and all(e in route for e in ends):
+                i, j = sorted(route.index(e) for e in ends)
+                out.append(route[i:j + 1])
+                break
+        else:
+            raise MapLoadError(f"scenario map modification {m}: {ends} are not two hexes of a constructible road (18.3)")
+    return out
+
+
 def built_road_edges(state: Any) -> frozenset[Hexside]:
     """18.3: the hexsides of the roads built so far (``vars["roads_built"][marker]`` = consecutive hexes, one list
     per road and side, ``construction.road_marker_name``)."""
     out = set()
-    for labels in (getattr(state, "vars", {}) or {}).get("roads_built", {}).values():
+    v = getattr(state, "vars", {}) or {}
+    for labels in [*v.get("roads_built", {}).values(), *finished_roads(v.get("map_mods") or [])]:
         hexes = [Hex.parse(x) for x in labels]
         out.update(Hexside.between(a, b) for a, b in zip(hexes, hexes[1:]) if a.distance(b) == 1)
     return frozenset(out)
