@@ -101,6 +101,56 @@ def test_15_4_sf_evacuation_from_a_coastal_hex_to_a_shipping_box_not_to_another_
     assert eng.state.units["UK-1Cdo"].loc == TORCH
 
 
+def test_15_4_sf_landing_refused_on_a_map_not_in_play():
+    """15.4 "SF can be sealifted from a friendly port to any coastal hex" of the maps in play: 29.0 "Maps in Play: Use
+    maps A and T", so a non-port coastal hex of Map L is refused, naming the maps in play (limit: Map A is landed)."""
+    from core import mapdata
+    from core.rules import combat
+
+    eng = run_for_tunis()
+    md = mapdata.load()
+    lbeach = next(h.label for h in md.hexes() if h.sheets == ("L",) and combat.coastal(h.label)
+                  and not special_forces.is_port(h.label))
+    before = eng.state.hash()
+    with pytest.raises(IllegalAction, match="Maps in Play: A, T") as e:
+        sail(eng, ["UK-1Cdo"], lbeach)
+    assert e.value.rule == "15.4" and eng.state.hash() == before
+    sail(eng, ["UK-1Cdo"], BEACH)
+    assert eng.state.units["UK-1Cdo"].flags["sf_landing"]["hex"] == BEACH
+
+
+def test_15_4_a_declared_sf_landing_must_be_made():
+    """15.4 "If the hex is unoccupied, the SF unit(s) must make an opposed landing": after 1 Cdo sails for the beach,
+    the Allied Combat Phase (VIII) refuses *done* (rule 15.4) until the landing is declared, and offers it."""
+    eng = run_for_tunis()
+    sail(eng, ["UK-1Cdo"], BEACH)
+    d = until(eng, "combat_declare", 8)
+    assert not [o for o in d.options if o.action.kind == "done"]
+    assert any("must be made" in r for r in d.context["required"])
+    before = eng.state.hash()
+    with pytest.raises(IllegalAction, match="must make an opposed landing") as e:
+        eng.apply(Action(kind="done", side=ALLIED))
+    assert e.value.rule == "15.4" and eng.state.hash() == before
+    eng.apply(next(o.action for o in d.options if o.action.args.get("hexes") == [BEACH]))
+    assert [o for o in eng.pending().options if o.action.kind == "done"]     # declared: the phase may go on
+
+
+def test_15_4_a_landing_the_combat_phase_cannot_offer_is_logged_as_not_made():
+    """A declared landing the Combat Phase could not offer (20.5: more steps than the hex's stacking limit, or a land
+    attack already declared on the hex) is not owed; at the end of the Combat Phase the log says it was not made and
+    the units stay where they sailed from (20.5 "return to their point of origin").  No scenario position found puts
+    the Torch Box's SF over a beach's stacking limit, so after a real sailing (play path) the phase-end step is called
+    directly, as the engine calls it when VIII ends; a landing that was made leaves nothing to log (the play-path
+    tests above run the whole phase)."""
+    eng = run_for_tunis()
+    sail(eng, ["UK-1Cdo"], BEACH)
+    until(eng, "combat_declare", 8)
+    eng._events.clear()
+    special_forces.drop_landing_marks(eng, 8)
+    assert len(eng._events) == 1 and f"did not make its declared landing on {BEACH}: it stays in {TORCH}" in eng._events[0]
+    assert eng.state.units["UK-1Cdo"].loc == TORCH and "sf_landing" not in eng.state.units["UK-1Cdo"].flags
+
+
 def test_15_4_only_special_forces_sail_this_way():
     eng = run_for_tunis()
     with pytest.raises(IllegalAction, match="not a special forces unit") as e:

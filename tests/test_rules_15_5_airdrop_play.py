@@ -117,5 +117,26 @@ def test_15_5_from_an_on_map_friendly_airfield_to_the_same_or_an_adjacent_map():
         drop(eng, "GE-5FJ", "S0202")
     with pytest.raises(IllegalAction, match="friendly city or airfield"):
         drop(eng, "GE-Barenthin", "T5916")
-    drop(eng, "GE-5FJ", "L1602")
-    assert eng.state.units["GE-5FJ"].loc == "L1602"
+    before = eng.state.hash()
+    with pytest.raises(IllegalAction, match="not in play") as e:   # Map L is adjacent, but 29.0 plays A and T only
+        drop(eng, "GE-5FJ", "L1602")
+    assert e.value.rule == "15.5" and eng.state.hash() == before
+    drop(eng, "GE-5FJ", "A6211")
+    assert eng.state.units["GE-5FJ"].loc == "A6211"
+
+
+def test_15_5_drop_refused_on_a_map_not_in_play():
+    """29.0 "Maps in Play: Use maps A and T": from the Sicily Box (13.7 a, any hex of the grid) a drop on a clear hex
+    of Map L is refused, naming the maps in play; the same drop on Map T is made."""
+    from core import mapdata
+
+    eng = axis_movement()
+    assert eng.state.vars["maps"] == ["A", "T"]
+    md = mapdata.load()
+    lhex = next(h.label for h in md.hexes() if h.sheets == ("L",) and md.terrain(h) == "clear")
+    before = eng.state.hash()
+    with pytest.raises(IllegalAction, match="Maps in Play: A, T") as e:
+        drop(eng, "GE-5FJ", lhex)
+    assert e.value.rule == "15.5" and eng.state.hash() == before
+    assert not [o for o in eng.pending().options if o.action.kind == DROP and o.action.args["to"][:1] not in "AT"]
+    drop(eng, "GE-5FJ", CLEAR)

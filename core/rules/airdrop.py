@@ -60,8 +60,8 @@ def _map_t() -> dict[str, str]:
 
 
 def drop_terrain_refusal(eng: Engine, side: str, label: str) -> str | None:
-    """15.5: "any clear, desert, or rough hex" of the printed map; "The drop hex may not be enemy occupied,
-    but may be in an EZOC"."""
+    """15.5: "any clear, desert, or rough hex" of the maps in play (the scenario's "Maps in Play"); "The drop hex
+    may not be enemy occupied, but may be in an EZOC"."""
     from core import charts
     from core.rules import fna
     try:
@@ -71,6 +71,9 @@ def drop_terrain_refusal(eng: Engine, side: str, label: str) -> str | None:
     md = _md()
     if not md.has(h):
         return f"{label} is not a hex of the map"
+    off = offmap.map_refusal(eng.state, h.label)
+    if off:
+        return off
     terrain = md.terrain(h)
     allowed = charts.drop_chart().terrain_allowed
     if terrain not in allowed:
@@ -185,16 +188,26 @@ def start_refusal(eng: Engine, frame: Frame, side: str, uid: str) -> str | None:
             f"{', '.join(transport.AIRLIFT_FROM[side])} or an on-map friendly city or airfield hex")
 
 
+def _hex_label(label: str) -> str | None:
+    try:
+        return Hex.parse(label).label
+    except HexLabelError:
+        return None
+
+
 def airdrop_refusal(eng: Engine, frame: Frame, side: str, uid: str, to: str) -> str | None:
-    why = start_refusal(eng, frame, side, uid) or drop_terrain_refusal(eng, side, to)
+    why = start_refusal(eng, frame, side, uid)
     if why:
         return why
     src = eng.state.units[uid].loc
-    if not src.startswith("box:"):
+    if not src.startswith("box:") and _hex_label(to):
         from core.rules.combat import MAP_ADJ
-        dest = Hex.parse(to).label[:1]
+        dest = _hex_label(to)[:1]
         if dest != src[:1] and dest not in MAP_ADJ.get(src[:1], ""):
             return f"from {src} a drop reaches Map {src[:1]} or an adjacent map ({', '.join(MAP_ADJ.get(src[:1], ''))})"
+    why = drop_terrain_refusal(eng, side, to)
+    if why:
+        return why
     if atp_of(eng, side) < atp_cost(eng, uid):
         return f"the drop needs {atp_cost(eng, uid)} ATP; {side} has {atp_of(eng, side)} (13.7 d, 19.7)"
     return None

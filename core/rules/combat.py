@@ -962,7 +962,9 @@ def unmet_requirements(st: GameState, side: str, combats: list[dict[str, Any]]) 
             if not any(can_enter(st, u.id, loc, h) for u in ours):
                 continue
             out.append(f"{src} in {h} projects a ZOC onto {loc}, where units attack: it must be attacked (14.2)")
-    return out
+    from core.rules import special_forces
+
+    return out + special_forces.owed_landings(st, side, combats)
 
 
 def declare_options(st: GameState, side: str, combats: list[dict[str, Any]]) -> list[Option]:
@@ -1096,6 +1098,11 @@ class CombatPhase(Procedure):
             combats.pop(k)
             return
         if action.kind == "done":
+            from core.rules import special_forces
+
+            owed = special_forces.owed_landings(st, side, combats)
+            if owed:
+                raise IllegalAction(owed[0], "15.4")
             unmet = unmet_requirements(st, side, combats)
             if unmet:
                 raise IllegalAction(unmet[0], "14.2")
@@ -1410,6 +1417,9 @@ class ResolveCombat(Procedure):
         """20.5: cleared - the surviving attackers advance into the port; not cleared - they suffer an H
         result (14.6 step choice) and return to their point of origin.  True when a loss decision follows."""
         st = eng.state
+        for u in d["attackers"]:                  # the declared SF landing is made (15.4; special_forces.owed_landings)
+            if u in st.units and "sf_landing" in st.units[u].flags:
+                st.units[u].flags = {k: v for k, v in st.units[u].flags.items() if k != "sf_landing"}
         alive = [u for u in d["attackers"] if not gone(st, u)]
         cleared = bool(self._vacated(eng, d))
         d["landing"] = "cleared" if cleared and alive else "failed"

@@ -446,6 +446,14 @@ def _landing_option(st: GameState, side: str, combats: list[dict[str, Any]], pic
                    label=label)]
 
 
+def sf_landing_offered(st: GameState, side: str, combats: list[dict[str, Any]], units: list[str], h: str) -> bool:
+    """:func:`amphibious_options` offers the 15.4 landing of the staged ``units`` on ``h`` (those not yet attacking)."""
+    busy = {u for c in combats for u in c["attackers"]}
+    pick = [u for u in units if u not in busy]
+    return bool(pick) and not any(h in c["hexes"] for c in combats) and bool(
+        _landing_option(st, side, combats, pick, h, ""))
+
+
 def amphibious_options(st: GameState, side: str, combats: list[dict[str, Any]]) -> list[Option]:
     """One enumerable landing per staging box and enemy port: its units by id up to the stacking limit."""
     from core.rules import combat, special_forces

@@ -157,6 +157,25 @@ def malta_allied(eng: Engine) -> bool:
     return eng.state.vars.get("malta", "Allied") == ALLIED
 
 
+def map_refusal(state, label: str) -> str | None:
+    """Why ``label`` is not a hex of the maps in play (None: it is).  Every scenario names them ("Maps in Play: Use
+    maps C and W", 24.0-33.0; ``vars["maps"]``); a hex printed on two maps (2.2.1) is in play if either is.  A state
+    without the list (hand-built test positions) plays on every map."""
+    from core.hexgrid import Hex, HexLabelError
+
+    maps = state.vars.get("maps")
+    if not maps:
+        return None
+    try:
+        h = Hex.parse(str(label))
+    except HexLabelError:
+        return f"{label!r} is not a hex"
+    if set(h.sheets) & set(maps):
+        return None
+    return (f"{h.label} is on Map {'/'.join(h.sheets)}, not in play in this scenario "
+            f"(Maps in Play: {', '.join(maps)})")
+
+
 def crete_in_play(eng: Engine) -> bool:
     """22.3: Crete is out of play until the MET Greece track is deactivated."""
     return bool(eng.state.vars.get("crete_axis"))

@@ -110,14 +110,14 @@ def refusal(eng: Engine, frame: Frame, side: str, units: list[UnitState], to: st
         if not (friendly_port(eng, side, to) or shipping_box(side, to)):
             return ("an SF unit on a coastal hex may be evacuated to a friendly controlled port or shipping box only; "
                     "they may not be sealifted from one coastal hex to another coastal hex")
-        return None
+        return None if shipping_box(side, to) else offmap.map_refusal(eng.state, to)
     if to == src:
         return "the units are already there"
     if shipping_box(side, to) and not sea_box(side, src):
         return None                                      # from an on-map port back to an off-map port
     if not combat.coastal(to):
         return f"{to} is not a coastal hex: SF land on any coastal hex"
-    return None
+    return offmap.map_refusal(eng.state, to)
 
 
 def landed(eng: Engine, frame: Frame, units: list[UnitState], to: str, *, emergency: bool) -> None:
@@ -192,16 +192,41 @@ def staged(st: GameState, side: str) -> dict[str, list[str]]:
     return out
 
 
+def owed_landings(st: GameState, side: str, combats: list[dict]) -> list[str]:
+    """The declared SF landings the friendly Combat Phase must still declare (15.4: "If the hex is enemy occupied,
+    they make an opposed landing"; "If the hex is unoccupied, the SF unit(s) must make an opposed landing"): each
+    staged hex no combat is declared against, whose landing ``combat_forms`` offers.  The Combat Phase refuses
+    *done* until they are declared (R-SF-SEA)."""
+    from core.rules import combat_forms
+
+    out = []
+    for h, units in sorted(staged(st, side).items()):
+        if any(h in c["hexes"] for c in combats):
+            continue
+        if combat_forms.sf_landing_offered(st, side, combats, units, h):
+            out.append(f"{', '.join(units)} sailed for an opposed landing on {h}: it must be made "
+                       "(15.4 \"the SF unit(s) must make an opposed landing\")")
+    return out
+
+
 @at_phase_end
 def drop_landing_marks(eng: Engine, phase: int) -> None:
-    """A declared landing is made in the Combat Phase of its impulse or not at all."""
+    """A declared landing is made in the Combat Phase of its impulse (:func:`owed_landings`).  One the Combat Phase
+    could not offer (e.g. more steps than the hex's stacking limit, 20.5) is not made: the log says so, and the units
+    stay where they sailed from, as after a landing that did not clear the hex (20.5 "return to their point of
+    origin").  A landing made, cleared or not, has already removed the mark (``combat.ResolveCombat._landing``)."""
     from core.rules import combat_forms
 
     if phase not in combat_forms.COMBAT_PHASES:
         return
-    for u in eng.state.units.values():
-        if "sf_landing" in u.flags:
-            u.flags = {k: v for k, v in u.flags.items() if k != "sf_landing"}
+    for u in sorted(eng.state.units.values(), key=lambda x: x.id):
+        f = u.flags.get("sf_landing")
+        if f is None:
+            continue
+        u.flags = {k: v for k, v in u.flags.items() if k != "sf_landing"}
+        if isinstance(f, dict):                   # a landing made clears the mark (combat.ResolveCombat._landing)
+            eng.say(f"{info(eng.state, u.id).name or u.id} did not make its declared landing on {f.get('hex')}: it "
+                    f"stays in {u.loc}, its point of origin (15.4, 20.5)")
 
 
 def _sf_here(eng: Engine, frame: Frame, side: str) -> dict[str, list[str]]:
