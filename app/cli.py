@@ -27,10 +27,12 @@ def _cmd_new(args: argparse.Namespace) -> int:
     import secrets
 
     seed = secrets.randbits(63) if args.seed is None else args.seed
-    g = Game.new(args.output, args.scenario, seed, overwrite=args.force)
+    g = Game.new(args.output, args.scenario, seed, overwrite=args.force, optional=args.optional or ())
     d = g.engine.pending()
     shown = "a random secret seed" if args.seed is None else f"seed {seed}"
-    print(f"Created {args.output}: {g.state.scenario}, {shown}, GT {g.state.gt} Phase {g.state.phase}")
+    chosen = sorted(g.state.vars.get("optional", {}))
+    extra = f", optional rules: {', '.join(chosen)}" if chosen else ""
+    print(f"Created {args.output}: {g.state.scenario}, {shown}{extra}, GT {g.state.gt} Phase {g.state.phase}")
     if d:
         print(f"Waiting for: {d.side} — {d.prompt} ({d.rule})")
     g.close()
@@ -256,6 +258,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=None,
                    help="the dice seed (default: a random secret one; over a LAN a known seed reveals the dice)")
     s.add_argument("--force", action="store_true", help="overwrite an existing file")
+    from core.scenario import OPTIONAL_RULES
+
+    s.add_argument("--optional", action="append", choices=sorted(OPTIONAL_RULES), metavar="RULE",
+                   help="play with an optional rule the scenario allows (repeatable): "
+                        + "; ".join(f"{k} = {text}" for k, (_r, text) in OPTIONAL_RULES.items()))
     s.set_defaults(fn=_cmd_new)
 
     s = sub.add_parser("show", help="print a game's situation")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -89,8 +90,10 @@ class GameController(QObject):
         self._cursor: tuple[int, Engine] | None = None
 
     # ------------------------------------------------------------------ files
-    def new_game(self, path: Path | str, scenario: str, seed: int = 1, overwrite: bool = False) -> None:
-        game = Game.new(path, scenario, seed, overwrite=overwrite)
+    def new_game(self, path: Path | str, scenario: str, seed: int = 1, overwrite: bool = False,
+                 optional: Iterable[str] = ()) -> None:
+        """A new game; ``optional``: the optional rules chosen in the New game dialog (16.0)."""
+        game = Game.new(path, scenario, seed, overwrite=overwrite, optional=optional)
         self._install(game, Path(path), pass_steps=True)
 
     def open_game(self, path: Path | str, read_only: bool = False) -> None:

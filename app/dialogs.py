@@ -20,7 +20,7 @@ from core import calendar
 from core.decisions import ALLIED, AXIS
 from core.hexgrid import maps
 from core.resources import ROOT
-from core.scenario import Scenario, all_scenarios
+from core.scenario import OPTIONAL_RULES, Scenario, all_scenarios
 
 
 # ============================================================================ new game
@@ -58,6 +58,13 @@ class NewGameDialog(QDialog):
                              "dice (docs/manual.md)")
         self._random_seed = secrets.randbits(63)
         form.addRow("Dice seed", self.seed)
+        #: one box per optional rule (core.scenario.OPTIONAL_RULES), enabled where the scenario allows it
+        self.optional: dict[str, QCheckBox] = {}
+        for key, (rule, text) in OPTIONAL_RULES.items():
+            box = QCheckBox(text)
+            box.setToolTip(f"Optional rule {rule}: chosen now, kept for the whole game")
+            self.optional[key] = box
+            form.addRow("Optional rule" if len(self.optional) == 1 else "", box)
         pathrow = QHBoxLayout()
         self.path = QLineEdit()
         self.path.setToolTip("The .dfd file; every action is saved to it as it is made")
@@ -89,6 +96,19 @@ class NewGameDialog(QDialog):
             return
         self.info.setHtml(scenario_html(sc))
         self.path.setText(str(free_name(self.default_dir, sc.id)))
+        allowed = sc.optional_rules()
+        for key, box in self.optional.items():
+            box.setEnabled(key in allowed)
+            if key not in allowed:
+                box.setChecked(False)
+                box.setToolTip(f"Not used in {sc.title} ({sc.section}): its instructions switch rule "
+                               f"{OPTIONAL_RULES[key][0]} off")
+            else:
+                box.setToolTip(f"Optional rule {OPTIONAL_RULES[key][0]}: chosen now, kept for the whole game")
+
+    def optional_rules(self) -> list[str]:
+        """The optional rules ticked (only those the scenario allows can be ticked)."""
+        return [k for k, box in self.optional.items() if box.isEnabled() and box.isChecked()]
 
     def seed_value(self) -> int:
         """The seed typed, or a random secret one (never shown, never in the file name: issue 14)."""

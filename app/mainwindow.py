@@ -1732,7 +1732,8 @@ class MainWindow(QMainWindow):
                 return
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self.ctl.new_game(path, dlg.scenario_id(), dlg.seed_value(), overwrite=True)
+            self.ctl.new_game(path, dlg.scenario_id(), dlg.seed_value(), overwrite=True,
+                              optional=dlg.optional_rules())
         except Exception as exc:  # noqa: BLE001 - show any failure to the player
             QMessageBox.critical(self, "Cannot create the game", str(exc))
             return

@@ -86,10 +86,10 @@ GROUPS: list[Group] = [
         BoxDef("track:MET:Pacific", "MET Pacific", "22.2; ALC-19"),
     ], columns=5),
     Group("Oasis Track (16.0, optional)", [
-        BoxDef("track:Oasis:Gadamis", "Gadamis Oasis", "16.2", ("box:Gadamis",)),
-        BoxDef("track:Oasis:Hon", "Hon", "16.2.1", ("box:Hon",)),
-        BoxDef("track:Oasis:Zella", "Zella", "16.2.1", ("box:Zella",)),
-        BoxDef("track:Oasis:Kufra", "Kufra Oasis", "16.1", ("box:Kufra",)),
+        BoxDef("track:Oasis:Gadamis", "Gadamis Oasis", "16.2", ("box:Gadamis", "box:Oasis:gadamis")),
+        BoxDef("track:Oasis:Hon", "Hon", "16.2.1", ("box:Hon", "box:Oasis:hon")),
+        BoxDef("track:Oasis:Zella", "Zella", "16.2.1", ("box:Zella", "box:Oasis:zella")),
+        BoxDef("track:Oasis:Kufra", "Kufra Oasis", "16.1", ("box:Kufra", "box:Oasis:kufra")),
     ], columns=4),
     Group("French North Africa (22.7)", [
         BoxDef("box:FNA:Casablanca", "Casablanca", "22.7", ("box:Casablanca",)),

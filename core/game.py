@@ -22,6 +22,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
 import msgspec
 
@@ -206,9 +207,10 @@ class Game:
     # -- construction ---------------------------------------------------------
     @classmethod
     def new(cls, path: Path | str, scenario: str | Scenario, seed: int = 1, *, dice: Dice | None = None,
-            overwrite: bool = False) -> "Game":
+            overwrite: bool = False, optional: Iterable[str] = ()) -> "Game":
+        """A new game file; ``optional``: the optional rules chosen (``core.scenario.OPTIONAL_RULES``, 16.0)."""
         sc = load(scenario) if isinstance(scenario, str) else scenario
-        st = initial_state(sc, seed)
+        st = initial_state(sc, seed, optional)
         eng = Engine(st, dice)
         kind = "scripted" if isinstance(dice, ScriptedDice) else "seeded"
         prov = provenance.current()

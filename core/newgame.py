@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Iterable
+
 import msgspec
 
 from core.counters import all_counters, resolve
 from core.hexgrid import Hex, HexLabelError
-from core.scenario import Scenario, ScenarioError
+from core.scenario import OPTIONAL_RULES, Scenario, ScenarioError
 from core.state import Frame, GameState, UnitState
 
 #: Generic counters (supply units, markers) may be placed many times; combat, air and fleet units once.
@@ -62,9 +64,19 @@ def check_references(sc: Scenario) -> None:
             _location(sc, h, f"map_mods[{i}]")
 
 
-def initial_state(sc: Scenario, seed: int) -> GameState:
-    """The state before the first decision: fixed set-up placed, ranged set-up pending (3.1)."""
+def initial_state(sc: Scenario, seed: int, optional: Iterable[str] = ()) -> GameState:
+    """The state before the first decision: fixed set-up placed, ranged set-up pending (3.1).
+
+    ``optional`` names the optional rules the players chose (``core.scenario.OPTIONAL_RULES``, e.g.
+    ``"desert_raiders"`` for 16.0); each must be one the scenario allows (:meth:`Scenario.optional_rules`)."""
     check_references(sc)
+    chosen = sorted(set(optional))
+    for key in chosen:
+        if key not in OPTIONAL_RULES:
+            raise ScenarioError(f"no optional rule {key!r} (the optional rules: {', '.join(OPTIONAL_RULES)})")
+        if key not in sc.optional_rules():
+            rule = OPTIONAL_RULES[key][0]
+            raise ScenarioError(f"{sc.title} ({sc.section}) does not use the optional rule {rule} ({key})")
     counters = all_counters()
     units: dict[str, UnitState] = {}
     pending: list[dict] = []
@@ -117,7 +129,8 @@ def initial_state(sc: Scenario, seed: int) -> GameState:
         scenario=sc.id, seed=seed, gt=sc.start_gt, phase=sc.start_phase, step=1,
         initiative=sc.initiative, first_player=first, surprise=sc.surprise,
         end_gt=sc.end_gt, units=units, stack=[Frame(proc="turn")],
-        vars={"maps": list(sc.maps)} | extra | ({"setup_pending": pending} if pending else {}),
+        vars={"maps": list(sc.maps)} | extra | ({"setup_pending": pending} if pending else {})
+        | ({"optional": {k: True for k in chosen}} if chosen else {}),
     )
     if sc.surprise and first != sc.initiative:
         raise ScenarioError(f"{sc.path}: surprise needs the initiative player ({sc.initiative}) to be 1st player (6.2)")

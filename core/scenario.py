@@ -80,6 +80,13 @@ class MapMod(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     rule: str = ""
 
 
+#: The optional rules a player chooses at new game: key -> (rule section, what a new-game dialog calls it).
+#: A chosen rule is kept in the game's initial state (``vars["optional"]``), so replay and LAN clients see it.
+OPTIONAL_RULES: dict[str, tuple[str, str]] = {
+    "desert_raiders": ("16.0", "Desert raiders and the Oasis Track (16.0, optional)"),
+}
+
+
 class RuleUse(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A rule section switched off (or optional) in this scenario."""
 
@@ -211,6 +218,13 @@ class Scenario(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     victory: list[Victory] = []
     includes: list[str] = []        # sections whose instructions apply too (e.g. 27.0 uses 26.0)
     path: str = ""
+
+    def optional_rules(self) -> list[str]:
+        """The optional rules a player may switch on at new game in this scenario (``OPTIONAL_RULES``): 16.0
+        "The use of desert raiders and the oasis boxes is optional in all scenarios", except where the scenario
+        says they are not used (24.0 b, 25.0 b, 26.0 b: ``rules_changed`` with ``use = "no"``)."""
+        off = {r.rule for r in self.rules_changed if r.use == "no"}
+        return [k for k, (rule, _text) in OPTIONAL_RULES.items() if rule not in off]
 
     @property
     def gt_range(self) -> str:

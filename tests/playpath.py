@@ -18,9 +18,10 @@ The API (kept small and stable; other tests rely on it)::
     p.run(until=lambda eng: ..., script={"combat_declare": lambda d: ...})   # scripted choices by kind
     p.events()                                      # every game-log line so far (p.events(since=n))
 
-* ``Play(scenario, seed=1, dice=None)`` — ``scenario`` is a scenario id (``dfd scenarios``) or a path to a
-  scenario TOML; ``p.eng`` is the :class:`~core.engine.Engine`, ``p.state`` its state, ``p.pending`` the
-  pending decision (``None`` once the scenario has ended).
+* ``Play(scenario, seed=1, dice=None, optional=())`` — ``scenario`` is a scenario id (``dfd scenarios``) or a
+  path to a scenario TOML; ``optional`` names the optional rules chosen at new game (``"desert_raiders"``,
+  16.0); ``p.eng`` is the :class:`~core.engine.Engine`, ``p.state`` its state, ``p.pending`` the pending
+  decision (``None`` once the scenario has ended).
 * ``p.pass_()`` — apply the pass choice of the pending decision (above).
 * ``p.run(until, script=None, limit=20000)`` — until ``until(eng)`` is true, answer each decision with
   ``script[d.kind](d)`` when that returns an :class:`~core.decisions.Action` and pass otherwise.  Raises
@@ -67,8 +68,8 @@ def _matches(o: Option, kind: str, side: str | None, args: Mapping[str, Any]) ->
 class Play:
     """A game from a real scenario set-up, played through ``Engine.apply`` only (see the module docstring)."""
 
-    def __init__(self, scenario: str, seed: int = 1, dice: Dice | None = None):
-        self.eng = Engine(initial_state(load(scenario), seed), dice)
+    def __init__(self, scenario: str, seed: int = 1, dice: Dice | None = None, optional: tuple[str, ...] = ()):
+        self.eng = Engine(initial_state(load(scenario), seed, optional), dice)
 
     @property
     def state(self):

@@ -42,11 +42,9 @@ def raider_game(qtbot, w, dirs, monkeypatch, on: bool = True) -> None:
 
     real = core.newgame.initial_state
 
-    def with_raiders(sc, seed):
-        st = real(sc, seed)
-        if on:
-            st.vars["desert_raiders"] = True
-        return st
+    def with_raiders(sc, seed, optional=()):
+        # the test scenario is a hand-made position: what `dfd new --optional desert_raiders` records (16.0)
+        return real(sc, seed, ("desert_raiders",) if on else optional)
 
     monkeypatch.setattr(core.game, "initial_state", with_raiders)
     start_game(qtbot, w, dirs, "raiders", RAIDERS)

@@ -41,7 +41,7 @@ def test_16_1_chad_forced_to_retreat_pulls_back_off_the_map():
 def test_16_1_chad_retreating_in_oasis_track_combat_pulls_back_off_the_map():
     box = "box:Oasis:kufra"
     # 5 Pz rolls one die per CF: three failures against Chad (CF > 0 ignores the first): disrupt and retreat (16.3 c)
-    st = make_state([("GE-5Pz", AXIS, box, 2), ("FF-Chad", ALLIED, box, 1)], phase=8, vars={"desert_raiders": True})
+    st = make_state([("GE-5Pz", AXIS, box, 2), ("FF-Chad", ALLIED, box, 1)], phase=8, vars={"optional": {"desert_raiders": True}})
     eng, fr = start(st, ScriptedDice([6, 6, 6] + [1] * 30), proc="oasis_combat", attackers=["GE-5Pz"], box=box)
     if eng.pending() is not None:
         eng.apply(eng.pending().options[0].action)

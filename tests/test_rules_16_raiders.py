@@ -29,7 +29,7 @@ def test_16_0_optional_and_16_2_movement(gm):
         eng.apply(Action(kind="oasis_move", side=AXIS, args={"units": ["GE-300Oasis"], "path": ["box:Oasis:zella"]}))
     assert exc.value.rule == "16.0"
     eng = engine_at_movement([unit("GE-300Oasis", AXIS, "box:Oasis:hon"), unit("GE-3Aufkl", AXIS, "S0413")],
-                             vars={"desert_raiders": True})
+                             vars={"optional": {"desert_raiders": True}})
     with pytest.raises(IllegalAction) as exc:
         eng.apply(Action(kind="oasis_move", side=AXIS, args={"units": ["GE-3Aufkl"], "path": ["box:Oasis:hon"]}))
     assert exc.value.rule == "16.2"                                # not desert capable
@@ -44,7 +44,7 @@ def test_16_0_optional_and_16_2_movement(gm):
 from core.dice import ScriptedDice                              # noqa: E402
 from core.rules import movement                                 # noqa: E402
 
-ON = {"desert_raiders": True}
+ON = {"optional": {"desert_raiders": True}}
 
 
 def allied(units, **vars_):

@@ -216,7 +216,7 @@ def test_trail_of_the_fox_30() -> None:
     assert _pending(st, "IT-80LaSpezia") == {**_pending(st, "IT-80LaSpezia"), "within": 3, "of": "L2817"}
     assert _loc(st, "IT-Tunisia") == "L2909"
     assert _pending(st, "IT-16Pistoia")["of"] == "S0931"
-    assert _loc(st, "IT-ISahara") == "box:Gadamis"
+    assert _loc(st, "IT-ISahara") == "box:Oasis:gadamis"
     assert _loc(st, "GE-I18FLK") == "box:Refit:Axis" and _loc(st, "IT-185Folgore") == "box:Destroyed:Axis"
     assert _loc(st, "GE-Ramcke") == _hex("S0734") and st.units["GE-Ramcke"].steps == 1
     assert _loc(st, "UK-201Group") == "box:Malta" and _loc(st, "UK-MaltaFleet") == "box:Malta"      # 30.2

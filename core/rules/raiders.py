@@ -1,5 +1,5 @@
-"""16.0 Desert raiders and the Oasis Track (optional rule: ``vars["desert_raiders"]`` or
-``vars["optional"]["desert_raiders"]``).
+"""16.0 Desert raiders and the Oasis Track (optional rule, chosen at new game: ``dfd new --optional
+desert_raiders`` or the New game dialog, kept as ``vars["optional"]["desert_raiders"]``; ``core.scenario``).
 
 * 16.2 Oasis Track movement: box to box 14 MP; box <-> desert-track connection hex 14 MP (16.2.1);
   Jalo (C0117) and Siwa (W0106) are boxes for the track and hexes on the grid.  Only desert-capable
@@ -37,7 +37,8 @@ def is_chad(u: UnitState | str) -> bool:
 
 
 def enabled(state: GameState) -> bool:
-    return bool(state.vars.get("desert_raiders") or state.vars.get("optional", {}).get("desert_raiders"))
+    """16.0: the players chose the optional desert raider rules at new game (``core.newgame.initial_state``)."""
+    return bool(state.vars.get("optional", {}).get("desert_raiders"))
 
 
 def _boxes() -> dict[str, dict]:

@@ -106,11 +106,13 @@ def _scenario_raw(eng: Engine) -> dict:
 
 def _from_data(eng: Engine, raw: list[dict]) -> list[dict]:
     """Scenario-file ``reinforcements`` (docs/data.d/counters-scenarios.md) -> schedule items."""
-    from core.rules import events
+    from core.rules import events, raiders
     out: list[dict] = []
     for r in raw:
-        if r.get("condition") or r.get("optional"):
-            continue   # conditional lines (AXC-18 triggered, optional Sahara units) are left to their rules
+        if r.get("condition"):
+            continue   # conditional lines (AXC-18 triggered) are left to their rules
+        if r.get("optional") and not raiders.enabled(eng.state):
+            continue   # 27.1 "I/Sahara (optional)": desert raiders arrive only with the optional rule 16.0
         side = r.get("side", AXIS)
         at = str(r.get("at", ""))
         if at.startswith("edge:"):
