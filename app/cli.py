@@ -168,26 +168,69 @@ def _cmd_hex(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_autoplay(args: argparse.Namespace) -> int:
-    from core.bots import BOTS
-    from core.game import Game
+def _percentile(xs: list[float], q: float) -> float:
+    """The ``q`` quantile (0-1) of ``xs`` by the nearest-rank method (0.0 for no sample)."""
+    if not xs:
+        return 0.0
+    ys = sorted(xs)
+    return ys[min(len(ys) - 1, max(0, int(-(-q * len(ys) // 1)) - 1))]
 
-    bot = BOTS[args.bot](args.seed)
+
+def thinking_summary(times: list[float], turns: dict[int, float]) -> dict:
+    """A side's thinking time (seconds) for the autoplay JSON: per decision p50/p95/max, in all, and its longest
+    game turn (the most thinking time summed over one GT)."""
+    return {"p50": round(_percentile(times, 0.5), 4), "p95": round(_percentile(times, 0.95), 4),
+            "max": round(max(times, default=0.0), 4), "total": round(sum(times), 3),
+            "turn_max": round(max(turns.values(), default=0.0), 3)}
+
+
+def _autoplay_players(args: argparse.Namespace) -> dict:
+    """The player of each side: ``--axis`` / ``--allied``, each defaulting to ``--bot``.  With neither given and a
+    bot kind in ``--bot``, one bot answers both sides' decisions, as before issue 21 (same games, same hashes)."""
+    from core.decisions import ALLIED, AXIS
+    from core.players import make_player
+
+    if args.axis is None and args.allied is None and args.bot != "ai":
+        both = make_player(args.bot, None, args.seed, args.ai_setting)
+        return {AXIS: both, ALLIED: both}
+    return {AXIS: make_player(args.axis or args.bot, AXIS, args.seed, args.ai_setting),
+            ALLIED: make_player(args.allied or args.bot, ALLIED, args.seed, args.ai_setting)}
+
+
+def _cmd_autoplay(args: argparse.Namespace) -> int:
+    from core.decisions import ALLIED, AXIS, IllegalAction
+    from core.game import Game
+    from core.players import Table
+
+    players = _autoplay_players(args)
+    kinds = {AXIS: args.axis or args.bot, ALLIED: args.allied or args.bot}
+    table = Table(players)
     out = args.output or f"autoplay-{args.scenario}-{args.seed}.dfd"
     g = Game.new(out, args.scenario, args.seed, overwrite=True)
     n = 0
-    from core.decisions import IllegalAction
+    plans = {AXIS: "", ALLIED: ""}
+    turns: dict[str, dict[int, float]] = {AXIS: {}, ALLIED: {}}
+
+    def summary(res: dict) -> dict:
+        return {"result": res, "gt": g.state.gt, "decisions": n, "hash": g.engine.hash(), "file": str(out),
+                "players": kinds, "ai_setting": args.ai_setting, "decisions_by_side": table.decisions,
+                "thinking": {s: thinking_summary(table.times[s], turns[s]) for s in (AXIS, ALLIED)}}
 
     while (d := g.engine.pending()) is not None and n < args.max_decisions:
-        action = bot.choose(d)
+        gt = g.state.gt
+        side, action = table.choose(g.engine)
+        turns[side][gt] = turns[side].get(gt, 0.0) + table.times[side][-1]
+        plan = getattr(table.players[side], "plan", "")
+        if args.verbose and plan and plan != plans[side]:
+            print(f"GT {gt} {side}: {plan}")
+        plans[side] = plan
         try:
             g.act(action)
         except IllegalAction as exc:
-            # every offered option must be legal: a refusal here is an engine bug, reported with its context
-            print(f"dfd: engine error at GT {g.state.gt} phase {g.state.phase}: the {d.kind} decision offered "
-                  f"{action} but refused it: {exc}", file=sys.stderr)
-            print(json.dumps({"result": {"winner": None, "level": "error", "text": str(exc)}, "gt": g.state.gt,
-                              "decisions": n, "hash": g.engine.hash(), "file": str(out)}))
+            # every offered option must be legal: a refusal here is an engine (or player) bug, reported with its context
+            print(f"dfd: engine error at GT {g.state.gt} phase {g.state.phase}: the {d.kind} decision was answered "
+                  f"by {kinds[side]} with {action} but refused it: {exc}", file=sys.stderr)
+            print(json.dumps(summary({"winner": None, "level": "error", "text": str(exc)})))
             g.close()
             return 3
         n += 1
@@ -195,7 +238,7 @@ def _cmd_autoplay(args: argparse.Namespace) -> int:
             print(f"... {n} decisions, GT {g.state.gt} phase {g.state.phase}", file=sys.stderr)
     res = g.state.result or {"winner": None, "level": "unfinished", "text": f"stopped after {n} decisions"}
     print(f"{g.state.scenario}: {res.get('text')}")
-    print(json.dumps({"result": res, "gt": g.state.gt, "decisions": n, "hash": g.engine.hash(), "file": str(out)}))
+    print(json.dumps(summary(res)))
     g.close()
     return 0
 
@@ -290,13 +333,20 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("label")
     s.set_defaults(fn=_cmd_hex)
 
-    s = sub.add_parser("autoplay", help="play a scenario with a bot for both sides")
+    s = sub.add_parser("autoplay", help="play a scenario with the computer or a bot on each side")
     s.add_argument("scenario")
     s.add_argument("--seed", type=int, default=1)
-    s.add_argument("--bot", choices=["random", "pass"], default="random")
+    kinds = ["ai", "greedy", "random", "pass"]        # core.players.PLAYER_KINDS (not imported: keeps startup light)
+    s.add_argument("--bot", choices=kinds, default="random",
+                   help="the player of both sides (default random); --axis / --allied override it for one side")
+    s.add_argument("--axis", choices=kinds, help="the Axis player (default: --bot)")
+    s.add_argument("--allied", choices=kinds, help="the Allied player (default: --bot)")
+    s.add_argument("--ai-setting", choices=["quick", "thoughtful"], default="quick",
+                   help="the computer opponent's search budget (core.players.AI_SETTINGS)")
     s.add_argument("-o", "--output", type=Path)
     s.add_argument("--max-decisions", type=int, default=1_000_000)
-    s.add_argument("-v", "--verbose", action="store_true")
+    s.add_argument("-v", "--verbose", action="store_true",
+                   help="print progress, and each new plan sentence of the computer opponent")
     s.set_defaults(fn=_cmd_autoplay)
 
     s = sub.add_parser("host", help="host a game for LAN team play (headless)")
