@@ -20,6 +20,7 @@ from typing import Iterable
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.names import humanize
+from core import computer as computer_mod
 from core import sequence
 from core.decisions import ALLIED, AXIS, Action, Decision, GameOver, IllegalAction
 from core.engine import Engine, LogEntry
@@ -88,12 +89,18 @@ class GameController(QObject):
         self._watch.setInterval(1000)
         self._watch.timeout.connect(self._poll)
         self._cursor: tuple[int, Engine] | None = None
+        #: the sides the computer plays and its setting, {side: "quick" | "thoughtful"} (issue 21); kept in the game
+        #: file's meta table (core.computer), so a reopened game remembers it; the state and its hash never change
+        self.computer: dict[str, str] = {}
 
     # ------------------------------------------------------------------ files
     def new_game(self, path: Path | str, scenario: str, seed: int = 1, overwrite: bool = False,
-                 optional: Iterable[str] = ()) -> None:
-        """A new game; ``optional``: the optional rules chosen in the New game dialog (16.0)."""
+                 optional: Iterable[str] = (), computer: dict[str, str] | None = None) -> None:
+        """A new game; ``optional``: the optional rules chosen in the New game dialog (16.0); ``computer``: the sides
+        the computer plays, ``{side: setting}`` (issue 21)."""
         game = Game.new(path, scenario, seed, overwrite=overwrite, optional=optional)
+        if computer:
+            computer_mod.save_seating(game.store, computer)
         self._install(game, Path(path), pass_steps=True)
 
     def open_game(self, path: Path | str, read_only: bool = False) -> None:
@@ -109,6 +116,7 @@ class GameController(QObject):
             self.game.close()
         self.game = game
         self.passed = []
+        self.computer = computer_mod.load_seating(game.store)
         if pass_steps:
             self._pass_empty_steps()
         self.path = path
@@ -122,6 +130,7 @@ class GameController(QObject):
         self._cursor = None
         d = game.engine.pending()
         self.seat = d.side if d is not None and d.side in (AXIS, ALLIED) else self.seat
+        self._seat_the_person()
         self.loaded.emit()
         self.changed.emit()
 
@@ -175,8 +184,46 @@ class GameController(QObject):
         self._pass_empty_steps()
         self.changed.emit()
         d = self.pending()
-        if d is not None and self.hotseat and d.side in (AXIS, ALLIED) and self.seat is not None and d.side != self.seat:
+        if (d is not None and self.hotseat and d.side in (AXIS, ALLIED) and self.seat is not None and d.side != self.seat
+                and d.side not in self.computer):      # never a hand-over to the computer (issue 21)
             self.handover.emit(d.side)
+
+    # ------------------------------------------------------------------ the computer (issue 21)
+    def persons(self) -> list[str]:
+        """The sides a person plays at this table."""
+        return [s for s in (AXIS, ALLIED) if s not in self.computer]
+
+    def _seat_the_person(self) -> None:
+        """With one person at the table, the seat is always theirs: the computer's turns need no hand-over."""
+        people = self.persons()
+        if len(people) == 1:
+            self.seat = people[0]
+
+    def set_computer(self, side: str, setting: str | None) -> None:
+        """Hand ``side`` to the computer with ``setting`` ("quick"/"thoughtful"), or take it back (``None``).
+
+        Saved in the game file's meta table (a reopened game remembers it); the game's state and hash do not change."""
+        if side not in (AXIS, ALLIED):
+            raise ValueError(f"{side!r} is not a side (Axis or Allied)")
+        computer = dict(self.computer)
+        if setting is None:
+            computer.pop(side, None)
+        else:
+            computer[side] = setting
+        if self.game is not None and not self.game.read_only and not self.remote_mode:
+            computer_mod.save_seating(self.game.store, computer)
+        self.computer = computer
+        if setting is None and len(self.persons()) == 2:
+            d = self.pending()
+            self.seat = side if d is not None and d.side == side else self.seat
+        self._seat_the_person()
+        self.changed.emit()
+
+    def computer_side(self, d: Decision | None = None) -> str | None:
+        """The computer side that answers the pending decision (or ``d``) now, or None."""
+        if self.game is None or self.remote_mode or self.replay_index is not None or self.game.read_only:
+            return None
+        return computer_mod.answering_side(self.pending() if d is None else d, self.computer)
 
     def _pass_empty_steps(self) -> None:
         """Hand-over skipping (issue 19): a step where a side has nothing to decide (:func:`nothing_to_decide`) is
@@ -211,8 +258,8 @@ class GameController(QObject):
         return False
 
     def can_act(self, d: Decision | None) -> bool:
-        """Whether this screen answers ``d``: at a hotseat table every decision is answered here."""
-        return d is not None
+        """Whether this screen answers ``d``: at a hotseat table every decision but the computer's."""
+        return d is not None and computer_mod.answering_side(d, self.computer) is None
 
     def undo_side(self) -> str | None:
         """The side whose last action can be taken back now (R-UNDO).

@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QRegularExpression, Qt, Signal
 from PySide6.QtGui import QFont, QRegularExpressionValidator, QTextCursor
 from PySide6.QtWidgets import (
-    QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QFrame, QHBoxLayout, QLabel, QLineEdit,
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QFrame, QHBoxLayout, QLabel, QLineEdit,
     QListWidget, QListWidgetItem, QPushButton, QSplitter, QTextBrowser, QVBoxLayout, QWidget,
 )
 
@@ -65,6 +65,24 @@ class NewGameDialog(QDialog):
             box.setToolTip(f"Optional rule {rule}: chosen now, kept for the whole game")
             self.optional[key] = box
             form.addRow("Optional rule" if len(self.optional) == 1 else "", box)
+        # who plays each side (issue 21): a person (hotseat) or the computer, and how long the computer thinks
+        self.players: dict[str, QComboBox] = {}
+        for side in (AXIS, ALLIED):
+            box = QComboBox()
+            box.addItem("A person", "person")
+            box.addItem("The computer", "computer")
+            box.setToolTip(f"Who plays the {side} side. The computer's side needs no hand-over; Game ▸ Computer "
+                           "hands a side over or takes it back during the game")
+            box.currentIndexChanged.connect(self._players_changed)
+            self.players[side] = box
+            form.addRow(f"{side} side", box)
+        self.setting = QComboBox()
+        for key, title, tip in (("quick", "Quick", "about a second per decision"),
+                                ("thoughtful", "Thoughtful", "a deeper look-ahead, slower")):
+            self.setting.addItem(f"{title} — {tip}", key)
+        self.setting.setToolTip("How long the computer thinks over each decision")
+        form.addRow("Computer's play", self.setting)
+        self._players_changed()
         pathrow = QHBoxLayout()
         self.path = QLineEdit()
         self.path.setToolTip("The .dfd file; every action is saved to it as it is made")
@@ -109,6 +127,19 @@ class NewGameDialog(QDialog):
     def optional_rules(self) -> list[str]:
         """The optional rules ticked (only those the scenario allows can be ticked)."""
         return [k for k, box in self.optional.items() if box.isEnabled() and box.isChecked()]
+
+    def _players_changed(self, *_a) -> None:
+        self.setting.setEnabled(bool(self.computer_sides()))
+
+    def set_player(self, side: str, who: str) -> None:
+        """Choose ``"person"`` or ``"computer"`` for ``side``."""
+        box = self.players[side]
+        box.setCurrentIndex(box.findData(who))
+
+    def computer_sides(self) -> dict[str, str]:
+        """``{side: setting}`` for the sides the computer plays."""
+        setting = self.setting.currentData() if hasattr(self, "setting") else "quick"
+        return {side: setting for side, box in self.players.items() if box.currentData() == "computer"}
 
     def seed_value(self) -> int:
         """The seed typed, or a random secret one (never shown, never in the file name: issue 14)."""

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from app import counterart, geometry as geo, mapinfo, theme
 from app.cards import CardsPanel
+from app import computer as computer_ui
 from app.combat import (
     GROUP_KINDS, CombatDialog, CombatInfo, CombatPanel, answer_of, gather as gather_combat, is_combat, map_hex, place,
 )
@@ -203,6 +204,16 @@ class MainWindow(QMainWindow):
         self.cover = HotseatCover(self, self.settings)
         self.cover.revealed.connect(self._revealed)
 
+        # ---- the computer (issue 21): plays the hotseat controller's computer sides, off the GUI thread
+        self.computer = computer_ui.ComputerOpponent(self.local_ctl, parent=self)
+        self.computer.set_speed(self.settings.computer_speed if self.settings.computer_speed in computer_ui.SPEEDS
+                                else "normal")
+        self.computer.thinking.connect(self._computer_thinking)
+        self.computer.planned.connect(self._computer_planned)
+        self.computer.played.connect(self._computer_played)
+        self.computer.unavailable.connect(lambda text: (self.status.showMessage(text, 15000), self._sync_computer_actions()))
+        self._computer_routes: list[tuple[list[str], str, str]] = []   # the computer's last move, drawn on the map
+
         # ---- status bar
         self.status = QStatusBar()
         # elided, never wider than the window: a long route in the status bar must not widen it (issue 19)
@@ -212,6 +223,13 @@ class MainWindow(QMainWindow):
         self.file_label.setMaximumWidth(420)
         self.file_label.setStyleSheet("color:#6b5a3a")
         self.status.addWidget(self.hover_label, 1)
+        # the computer's plan sentence (issue 21): what it is doing, in its own words
+        self.computer_label = ElidedLabel("", min_chars=12)
+        self.computer_label.setObjectName("ComputerPlan")
+        self.computer_label.setMaximumWidth(520)
+        self.computer_label.setStyleSheet("color:#3b5f7a")
+        self.computer_label.hide()
+        self.status.addPermanentWidget(self.computer_label)
         self.status.addPermanentWidget(self.file_label)
         self.setStatusBar(self.status)
 
@@ -229,6 +247,7 @@ class MainWindow(QMainWindow):
         self._connect_controller(self.ctl)
 
         self._install_scans()
+        self._sync_computer_actions()
         if self.settings.geometry:
             self.restoreGeometry(QByteArray.fromBase64(self.settings.geometry.encode()))
         self.refresh()
@@ -364,8 +383,101 @@ class MainWindow(QMainWindow):
             return False
         return self.ctl.act(Action(kind="refit_box", side=d.side, args=args))
 
-    def _acted(self, _entry) -> None:
+    def _acted(self, entry) -> None:
         self.prompt.clear_refusal()
+        if entry is not None and entry.action.side not in self.ctl.computer:
+            self._computer_routes = []          # a person played: the computer's last move is no longer drawn
+
+    # ================================================================ the computer (issue 21)
+    def _computer_thinking(self, side: str) -> None:
+        self._show_computer_state()
+
+    def _computer_planned(self, side: str, plan: str) -> None:
+        self._show_computer_state()
+
+    def _computer_played(self, action: Action, before: dict) -> None:
+        """Show the computer's move: its path drawn on the map (kept in view) until its next move or yours."""
+        path = [str(h) for h in (action.args.get("path") or [])]
+        routes: list[tuple[list[str], str, str]] = []
+        if action.kind in ("move", "oasis_move") and path:
+            start = next((before[u] for u in before if geo.rec_of(str(before[u])) is not None), None)
+            route = ([str(start)] if start is not None and str(start) != path[0] else []) + path
+            routes.append((route, "#c27ba0", f"{action.side} moved"))
+        elif action.kind == "declare" and action.args.get("hexes"):
+            start = next((before[u] for u in before if geo.rec_of(str(before[u])) is not None), None)
+            if start is not None:
+                routes.append(([str(start), str(action.args["hexes"][0])], "#e06666", f"{action.side} attacks"))
+        self._computer_routes = routes
+        if routes:
+            self._update_combat(self.ctl.pending())
+            if self.computer.speed != "instant":
+                self._keep_in_view(routes[0][0])
+        self._show_computer_state()
+
+    def _show_computer_state(self) -> None:
+        """The status bar's computer line and, while the computer is to play, the prompt's hint."""
+        ctl = self.ctl
+        if not ctl.computer or ctl.remote_mode:
+            self.computer_label.hide()
+            return
+        side = ctl.computer_side()
+        plan = self.computer.plan
+        if side is not None:
+            doing = "paused — Game ▸ Computer ▸ Resume" if self.computer.paused else "thinking…"
+            text = f"Computer ({side}, {ctl.computer[side]}): {doing}" + (f"  ·  {plan}" if plan else "")
+            self.prompt.hint.setText(f"The computer plays the {side} side: {doing}"
+                                     + (f" Its plan: {plan}" if plan else ""))
+        else:
+            text = f"Computer: {plan}" if plan else "Computer: waiting for your move"
+        self.computer_label.setText(text)
+        self.computer_label.setToolTip(text)
+        self.computer_label.show()
+
+    def set_computer_side(self, side: str, on: bool) -> None:
+        """Game ▸ Computer: hand ``side`` to the computer (at the chosen setting) or take it back."""
+        if self.ctl.remote_mode:
+            self.status.showMessage("In a LAN game the host seats the computer (File ▸ Host this campaign…)", 8000)
+            self._sync_computer_actions()
+            return
+        self.ctl.set_computer(side, self.settings.computer_setting if on else None)
+        self.status.showMessage(f"The computer plays the {side} side ({self.settings.computer_setting})" if on
+                                else f"You play the {side} side again", 8000)
+        self._sync_computer_actions()
+
+    def set_computer_setting(self, setting: str) -> None:
+        self.settings.computer_setting = setting
+        self._save_settings()
+        for side in list(self.ctl.computer):
+            self.ctl.set_computer(side, setting)
+        self._sync_computer_actions()
+
+    def set_computer_speed(self, speed: str) -> None:
+        self.computer.set_speed(speed)
+        self.settings.computer_speed = speed
+        self._save_settings()
+        self._sync_computer_actions()
+
+    def _sync_computer_actions(self) -> None:
+        for side, a in self.a_computer_side.items():
+            a.blockSignals(True)
+            a.setChecked(side in self.ctl.computer)
+            a.setEnabled(not self.ctl.remote_mode and self.ctl.game is not None and not self.ctl.watching)
+            a.blockSignals(False)
+        current = next(iter(self.ctl.computer.values()), self.settings.computer_setting)
+        for setting, a in self.a_computer_setting.items():
+            a.setChecked(setting == current)
+        for speed, a in self.a_computer_speed.items():
+            a.setChecked(speed == self.computer.speed)
+        self.a_pause.setEnabled(bool(self.ctl.computer) and not self.ctl.remote_mode)
+        self.a_pause.blockSignals(True)
+        self.a_pause.setChecked(self.computer.paused)
+        self.a_pause.blockSignals(False)
+        self._show_computer_state()
+
+    def _toggle_pause(self, on: bool) -> None:
+        self.computer.set_paused(bool(on))
+        self.a_pause.setText("Resume the computer" if on else "Pause the computer")
+        self._show_computer_state()
 
     def _notice(self, text: str) -> None:
         self.status.showMessage(text, 8000)
@@ -672,6 +784,22 @@ class MainWindow(QMainWindow):
                                      "Hotseat: a step with one possible answer (a Done, a die roll) is answered at once "
                                      "and logged, without a hand-over", True)
         self.a_auto_pass.setChecked(self.settings.auto_pass)
+        self.a_computer_side = {
+            side: self._act(f"The computer plays the {side} side", lambda on, s=side: self.set_computer_side(s, on),
+                            None, f"Hand the {side} side to the computer, or take it back; saved with the game", True)
+            for side in (AXIS, ALLIED)}
+        self.a_computer_setting = {
+            setting: self._act(f"{computer_ui.SETTING_TITLES.get(setting, setting)} play",
+                               lambda _on=False, x=setting: self.set_computer_setting(x), None,
+                               "How long the computer thinks over each decision: quick (about a second) or "
+                               "thoughtful (a deeper look-ahead)", True)
+            for setting in computer_ui.computer_mod.settings()}
+        self.a_computer_speed = {
+            speed: self._act(f"{computer_ui.SPEED_TITLES[speed]}", lambda _on=False, x=speed: self.set_computer_speed(x),
+                             None, "How long each of the computer's moves stays in view before its next one", True)
+            for speed in computer_ui.SPEEDS}
+        self.a_pause = self._act("Pause the computer", self._toggle_pause, "Ctrl+Shift+P",
+                                 "Stop the computer after its current move (and let it go on)", True)
         for i, key in enumerate(("F2", "F3", "F4", "F5")):
             self._act(f"Show tab {i + 1}", lambda _=False, i=i: self.tabs.setCurrentIndex(i), key)
 
@@ -685,6 +813,7 @@ class MainWindow(QMainWindow):
         tb.addSeparator()
         tb.addAction(self.a_undo)
         tb.addAction(self.a_replay)
+        tb.addAction(self.a_pause)
         tb.addSeparator()
         tb.addAction(self.a_zoom_out)
         tb.addAction(self.a_zoom_in)
@@ -747,6 +876,19 @@ class MainWindow(QMainWindow):
             g.addAction(a)
         g.addAction("&Ledger…", self.show_ledger)   # issue 17: the per-GT ledger (app/ledger.py)
         g.addSeparator()
+        cm = g.addMenu("&Computer")
+        self.computer_menu = cm
+        for a in self.a_computer_side.values():
+            cm.addAction(a)
+        cm.addSeparator()
+        for a in self.a_computer_setting.values():
+            cm.addAction(a)
+        cm.addSeparator()
+        cm.addAction(self.a_pause)
+        sp = cm.addMenu("&Speed")
+        for a in self.a_computer_speed.values():
+            sp.addAction(a)
+        g.addSeparator()
         g.addAction(self.a_hotseat)
         g.addAction(self.a_sound)
         st = mb.addMenu("&Settings")
@@ -754,6 +896,9 @@ class MainWindow(QMainWindow):
         st.addAction(self.a_hotseat)
         st.addAction(self.a_auto_pass)
         st.addAction(self.a_sound)
+        sp2 = st.addMenu("&Computer speed")
+        for a in self.a_computer_speed.values():
+            sp2.addAction(a)
         h = mb.addMenu("&Help")
         h.addAction(self.a_rule)
         h.addAction(self.a_rules)
@@ -770,6 +915,8 @@ class MainWindow(QMainWindow):
         if self.ctl.path is not None:
             self.settings.add_recent(self.ctl.path)
             self._save_settings()
+        self._computer_routes = []
+        self._sync_computer_actions()
         note = getattr(self.ctl.game, "note", "")
         if note:
             self._show_epoch_note(note)
@@ -837,7 +984,8 @@ class MainWindow(QMainWindow):
         log = self.ctl.log()
         if len(log) != self._log_len:
             self._log_len = len(log)
-            self.logpanel.rebuild(log, self.ctl.headings(), start=self.ctl._base)
+            self.logpanel.rebuild(log, self.ctl.headings(), start=self.ctl._base,
+                                  notes=None if self.ctl.remote_mode else self.computer.plans)
             self._fill_overlays()
         self.logpanel.show_position(self.ctl.replay_index, len(log))
         if self.ctl.replaying and self.ctl.replay_index != getattr(self, "_replay_shown", None):
@@ -856,6 +1004,7 @@ class MainWindow(QMainWindow):
         self._show_orders(d)
         self._refresh_tabs()
         self.minimap.update()
+        self._show_computer_state()
         if self.ctl.remote_mode:
             self.setWindowTitle(f"{self.ctl.describe()} — {title} — Desert Fox Campaign Manager")
             self.file_label.setText(f"{self.ctl.describe()}  ·  {len(log)} actions  ·  #{self.ctl.hash()[:10]}")
@@ -1488,7 +1637,7 @@ class MainWindow(QMainWindow):
             self.dock_combat.hide()
             self.combat_dlg.dismissed_key = None
         if not self.move_path and not self._movers(d):
-            self.scene.routes.set_routes(routes)
+            self.scene.routes.set_routes(routes + self._computer_routes)
 
     def _keep_in_view(self, hexes: list[str]) -> None:
         """Centre the map on ``hexes`` when one of them is out of view (the docked combat panel never hides them)."""
@@ -1733,7 +1882,7 @@ class MainWindow(QMainWindow):
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.ctl.new_game(path, dlg.scenario_id(), dlg.seed_value(), overwrite=True,
-                              optional=dlg.optional_rules())
+                              optional=dlg.optional_rules(), computer=dlg.computer_sides())
         except Exception as exc:  # noqa: BLE001 - show any failure to the player
             QMessageBox.critical(self, "Cannot create the game", str(exc))
             return
@@ -1838,6 +1987,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:  # noqa: N802
         self.settings.geometry = bytes(self.saveGeometry().toBase64()).decode()
         self._save_settings()
+        self.computer.shutdown()
         if self.ctl.remote_mode:
             self.ctl.close()
         if self.host_session is not None:

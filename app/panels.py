@@ -437,8 +437,11 @@ class LogPanel(QWidget):
         if idx is not None:
             self.replayRequested.emit(int(idx))
 
-    def rebuild(self, log: list, headings: list, start: int = 0) -> None:
+    def rebuild(self, log: list, headings: list, start: int = 0, notes: dict[int, str] | None = None) -> None:
         """Refill the tree (GT > phase > action with its events).
+
+        ``notes``: {number of actions applied after it: a sentence} shown under that action — the computer's plan
+        (issue 21).
 
         ``start`` > 0 (a LAN replica that began from the host's snapshot): the first ``start`` actions are not
         held here and are summarised in one line.
@@ -487,6 +490,12 @@ class LogPanel(QWidget):
                 child.setData(0, Qt.UserRole, i + 1)
                 child.setForeground(0, QColor("#3b3325"))
                 it.addChild(child)
+            if notes and notes.get(i + 1):
+                child = QTreeWidgetItem([notes[i + 1]])
+                child.setData(0, Qt.UserRole, i + 1)
+                child.setForeground(0, QColor("#3b5f7a"))
+                it.addChild(child)
+                it.setExpanded(True)
             (phase_item or self.tree.invisibleRootItem()).addChild(it)
             self._items[i + 1] = it
         # expand the latest GT and phase

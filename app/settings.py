@@ -51,6 +51,8 @@ class Settings:
     trusted_hosts: list[str] = field(default_factory=list)     # LAN: host keys the player confirmed
     scans: list[dict] = field(default_factory=list)            # background scans: {"path", "points": [[u, v, hex]]}
     scan_opacity: float = 0.6
+    computer_speed: str = "normal"                             # the computer's moves: instant / normal / slow
+    computer_setting: str = "quick"                            # the computer's play: quick / thoughtful
 
     # ------------------------------------------------------------------ persistence
     @classmethod
