@@ -255,8 +255,15 @@ def _cmd_host(args: argparse.Namespace) -> int:
     except ValueError:
         print(f"dfd host: --connect-limit {args.connect_limit!r} is not COUNT/SECONDS (e.g. 20/10)")
         return 2
+    from net.computer import parse_computer
+
+    try:
+        computers = tuple(parse_computer(c) for c in args.computer or ())
+    except ValueError as exc:
+        print(f"dfd host: {exc}")
+        return 2
     return run_host(args.file, args.port, args.seats, key_dir=args.key_dir, advertise=not args.no_discovery,
-                    bind=args.bind, public=args.public, connect_limit=limit)
+                    bind=args.bind, public=args.public, connect_limit=limit, computers=computers)
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
@@ -360,6 +367,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="secure handshakes one address may start per SECONDS before it is refused (default 20/10)")
     s.add_argument("--key-dir", help="where the host key is kept (default: the user data directory)")
     s.add_argument("--no-discovery", action="store_true", help="do not announce the game on the LAN (zeroconf)")
+    s.add_argument("--computer", action="append", metavar="SIDE[:SETTING]",
+                   help="the computer holds this side (Axis or Allied; setting quick or thoughtful), seated in the "
+                        "seat file with its own key; repeat for both sides")
     s.set_defaults(fn=_cmd_host)
 
     s = sub.add_parser("join", help="join a hosted game in text mode (HOST:PORT or a dfd:// join code)")

@@ -19,6 +19,7 @@ import copy
 import html
 import threading
 import time
+from typing import Any
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -255,8 +256,10 @@ class HostSession(QObject):
     event = Signal(str)
 
     def __init__(self, path: Path, port: int, seats: list[SeatRow], *, campaign: str = "", advertise: bool = True,
-                 bind: str = "*", parent: QObject | None = None):
+                 bind: str = "*", computer_setting: str = "quick", parent: QObject | None = None):
         super().__init__(parent)
+        self.computer_setting = computer_setting
+        self.computers: dict[str, Any] = {}      # public key -> net.computer.ComputerSeat (issue 21)
         self.path = Path(path)
         self.seats_path = self.path.with_suffix(".seats.toml")
         self.campaign = campaign or self.path.stem
@@ -274,6 +277,24 @@ class HostSession(QObject):
         from net.host import write_seats
 
         write_seats(self.seats_path, [(s.name, s.side, s.key) for s in seats], campaign=self.campaign)
+        self.seats = list(seats)
+        if self.running:
+            self._seat_computers()
+
+    def _seat_computers(self) -> None:
+        """Run a computer seat (:class:`net.computer.ComputerSeat`, a client of this host) for each seat holding a
+        computer key (*Seat the computer*); stop those whose seat was removed."""
+        from net.computer import ComputerSeat
+
+        wanted = {s.key: s for s in self.seats if s.side in (AXIS, ALLIED) and s.key in computer_keys()}
+        for key in [k for k in self.computers if k not in wanted or self.computers[k].side != wanted[k].side]:
+            self.computers.pop(key).stop()
+        local = "127.0.0.1" if self.bind in ("*", "0.0.0.0", "") else self.bind
+        for key, s in wanted.items():
+            if key not in self.computers:
+                self._note(f"The computer holds the {s.side} side ({self.computer_setting})")
+                self.computers[key] = ComputerSeat(local, self.port, self.host.key.public, s.side,
+                                                   self.computer_setting, key=computer_keys()[key]).start()
 
     def start(self) -> None:
         from net.host import Host
@@ -281,6 +302,7 @@ class HostSession(QObject):
         self.host = Host(self.path, self.port, self.seats_path, campaign=self.campaign, advertise=self.advertise,
                          bind=self.bind, on_event=self._bridge.text.emit).start()
         self.port = self.host.port
+        self._seat_computers()
 
     def _note(self, text: str) -> None:
         line = f"{time.strftime('%H:%M:%S')}  {text}"
@@ -305,9 +327,20 @@ class HostSession(QObject):
         return self.host.join_code("127.0.0.1" if self.bind.startswith("127.") else None)
 
     def stop(self) -> None:
+        for seat in self.computers.values():
+            seat.stop()
+        self.computers = {}
         if self.host is not None:
             self.host.stop()
             self.host = None
+
+
+def computer_keys() -> dict[str, Any]:
+    """The computer seats' key pairs by public key (one per side: ``computer-axis``, ``computer-allied``)."""
+    from net.computer import computer_key
+
+    pairs = [computer_key(side) for side in (AXIS, ALLIED)]
+    return {p.public: p for p in pairs}
 
 
 def load_seat_rows(path: Path) -> list[SeatRow]:
@@ -412,10 +445,13 @@ class HostDialog(QDialog):
         self.b_add.setToolTip("A new seat: type the player's name and paste their public key")
         self.b_me = QPushButton("Seat me")
         self.b_me.setToolTip("Add your own key, so that this window plays over the host like everyone else")
+        self.b_computer = QPushButton("Seat the computer")
+        self.b_computer.setToolTip("The computer holds a side: it answers that side's decisions through the host "
+                                   "like any player (Game ▸ Computer sets how long it thinks)")
         self.b_remove = QPushButton("Remove seat")
         self.b_apply = QPushButton("Apply seat changes")
         self.b_apply.setToolTip("Write the seat file; the running host re-reads it (removed keys are disconnected)")
-        for b in (self.b_add, self.b_me, self.b_remove):
+        for b in (self.b_add, self.b_me, self.b_computer, self.b_remove):
             row.addWidget(b)
         row.addStretch(1)
         row.addWidget(self.b_apply)
@@ -473,6 +509,7 @@ class HostDialog(QDialog):
 
         self.b_add.clicked.connect(lambda: self.add_seat("", AXIS, ""))
         self.b_me.clicked.connect(self.seat_me)
+        self.b_computer.clicked.connect(lambda: self.seat_computer())
         self.b_remove.clicked.connect(self._remove)
         self.b_apply.clicked.connect(self.apply_seats)
         self.b_start.clicked.connect(self.start)
@@ -520,6 +557,18 @@ class HostDialog(QDialog):
         name = self.settings.player_name or "Host"
         return self.add_seat(name, ALLIED if self._sides().count(AXIS) > self._sides().count(ALLIED) else AXIS,
                              self.me.public)
+
+    def seat_computer(self, side: str | None = None) -> int:
+        """A seat for the computer on ``side`` (default: the side with fewer seats); its key is the computer's own."""
+        from net.computer import COMPUTER_NAME, computer_key
+
+        sides = self._sides()
+        side = side or (ALLIED if sides.count(AXIS) > sides.count(ALLIED) else AXIS)
+        key = computer_key(side).public
+        for r in range(self.table.rowCount()):
+            if self.table.item(r, 2).text().strip() == key:
+                return r
+        return self.add_seat(f"{COMPUTER_NAME} ({side})", side, key)
 
     def _sides(self) -> list[str]:
         return [self.table.cellWidget(r, 1).currentText() for r in range(self.table.rowCount())]
@@ -602,7 +651,8 @@ class HostDialog(QDialog):
             return False
         self.error.setText("")
         session = HostSession(self.path, self.port.value(), seats, campaign=self.campaign.text().strip(),
-                              advertise=self.announce.isChecked(), bind=bind)
+                              advertise=self.announce.isChecked(), bind=bind,
+                              computer_setting=self.settings.computer_setting)
         session.event.connect(self.events.appendPlainText)
         # the host opens the file: the window lets go of it first
         self.hostStarted.emit(None)

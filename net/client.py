@@ -126,6 +126,12 @@ class Client:
         with self._cond:
             return self.engine.pending() if self.engine else None
 
+    def fork(self, dice: Any) -> tuple[int, Engine] | None:
+        """The replica's sequence number and an independent copy of it whose dice are ``dice`` (``Engine.fork``), for
+        a computer seat to think on (issue 21); None before the first snapshot."""
+        with self._cond:
+            return (self.seq, self.engine.fork(dice)) if self.engine is not None else None
+
     def send_command(self, action: Action, base: int | None = None, cmd_id: str | None = None) -> str:
         """Ask the host to apply ``action``; returns the command id.  The state changes only on the host's update."""
         with self._cond:

@@ -827,8 +827,11 @@ def _lan_address() -> str | None:
 def run_host(path: str | Path, port: int = 5670, seats_file: str | Path | None = None, *,
              key_dir: str | Path | None = None, advertise: bool = True, bind: str = "*",
              public: str | None = None, connect_limit: tuple[int, float] = (20, 10.0),
-             out: Callable[[str], None] = print) -> int:
-    """Host ``path`` headless until interrupted.  Creates a commented seat file next to the game if none exists."""
+             computers: tuple[tuple[str, str], ...] = (), out: Callable[[str], None] = print) -> int:
+    """Host ``path`` headless until interrupted.  Creates a commented seat file next to the game if none exists.
+
+    ``computers``: (side, setting) of the sides the computer holds (issue 21): each is seated in the seat file and
+    plays as a client of this host over loopback (:mod:`net.computer`)."""
     path = Path(path)
     if seats_file is None:
         seats_file = path.with_suffix(".seats.toml")
@@ -836,7 +839,11 @@ def run_host(path: str | Path, port: int = 5670, seats_file: str | Path | None =
     if not seats_file.exists():
         seats_file.write_text(SEATS_TEMPLATE, encoding="utf-8")
         out(f"Created the seat file {seats_file}: add one [[seat]] per player (name, side, key).")
+    from net.computer import ComputerSeat, seat_computer
+
     try:
+        for side, _setting in computers:
+            seat_computer(seats_file, side, key_dir)
         if public:
             parse_public(public, port)
         host = Host(path, port, seats_file, key_dir=key_dir, advertise=advertise, bind=bind, public=public,
@@ -847,6 +854,11 @@ def run_host(path: str | Path, port: int = 5670, seats_file: str | Path | None =
     out(f"Join code: {host.join_code()}")
     out(f"Host key fingerprint: {host.fingerprint}")
     out(f"Seats: {len(host.seats.by_key)} in {seats_file}" + ("" if host.seats.by_key else " (nobody can join yet)"))
+    local = "127.0.0.1" if bind in ("*", "0.0.0.0", "") else ("::1" if bind == "::" else bind)
+    seats = [ComputerSeat(local, port, host.key.public, side, setting, key_dir=key_dir).start()
+             for side, setting in computers]
+    for side, setting in computers:
+        out(f"The computer holds the {side} side ({setting})")
     import signal
 
     def _term(signum, frame):  # noqa: ANN001 - signal handler
@@ -865,5 +877,8 @@ def run_host(path: str | Path, port: int = 5670, seats_file: str | Path | None =
         return 2
     except StoreError:
         raise
+    finally:
+        for seat in seats:
+            seat.stop()
     out("[host] stopped")
     return 0
