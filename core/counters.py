@@ -128,7 +128,7 @@ class Counter(msgspec.Struct, kw_only=True, frozen=True):
             out.append("reason: a reconstructed counter needs a one-line reason")
         if self.source == "rules" and not self.rules_fields:
             out.append("rules_fields: a `rules` row names the fields the rules state (the others are reconstructed)")
-        names = {f.name for f in msgspec.structs.fields(Counter)}
+        names = _field_names(Counter)
         for f in self.stated_fields():
             if f not in names:
                 out.append(f"rules_fields: {f!r} is not a counter field")
@@ -149,6 +149,13 @@ class Counter(msgspec.Struct, kw_only=True, frozen=True):
         if min(self.cf, self.morale, self.ma, self.art, self.at, self.mix) < 0:
             out.append("cf/morale/ma/art/at/mix: values cannot be negative")
         return out
+
+
+@cache
+def _field_names(cls: type) -> frozenset[str]:
+    """The fields of a struct, once: ``msgspec.structs.fields`` evaluates every annotation on each call (1-2 ms;
+    asked for every counter row, it was half a second of every start, issue 18)."""
+    return frozenset(f.name for f in msgspec.structs.fields(cls))
 
 
 _BOOL = {"": False, "0": False, "no": False, "false": False, "n": False,

@@ -578,8 +578,10 @@ def _ensure_rules_loaded() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
+    # set only once the import is complete: a second thread building an engine meanwhile waits on the module's
+    # import lock instead of settling a state whose procedures are not registered yet (KeyError: 'movement')
     import core.rules  # noqa: F401  (registers every rules chapter)
+    _loaded = True
 
 
 __all__ = [

@@ -142,14 +142,8 @@ def _insert_sql(cls: type, verb: str = "INSERT") -> str:
 
 
 def _insert(con: sqlite3.Connection, row: Any, verb: str = "INSERT") -> None:
-    """Insert a row of this module, or any row carrying an SQLAlchemy ``__table__`` (the host's command row)."""
-    if hasattr(type(row), "__dataclass_fields__"):
-        con.execute(_insert_sql(type(row), verb), astuple(row))
-        return
-    table = row.__table__
-    cols = [c.name for c in table.columns]
-    con.execute(f"{verb} INTO {table.name} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
-                [getattr(row, c) for c in cols])
+    """Insert a row: a dataclass naming its table in ``__tablename__`` (this module's, or the host's command row)."""
+    con.execute(_insert_sql(type(row), verb), astuple(row))
 
 
 V1_TABLES = {"dfd_meta", "dfd_action", "dfd_snapshot"}
@@ -227,25 +221,9 @@ class Store:
         self.path = Path(path)
         self._con = con
         self._db = threading.RLock()      # the connection is shared by the threads of a host
-        self._sa_engine: Any = None
         self.meta = meta
         self.read_only = read_only
         self._lock = lock          # the one-writer lock (core.writelock), held while open for play
-
-    @property
-    def _sa(self) -> Any:
-        """An SQLAlchemy engine on the same file, created on first use (the LAN host's own table uses it)."""
-        if self._sa_engine is None:
-            from sqlalchemy import create_engine, event
-
-            ro = self.read_only
-            path = self.path
-            self._sa_engine = create_engine("sqlite://", creator=lambda: _connect(path, ro))
-            if not ro:
-                @event.listens_for(self._sa_engine, "connect")
-                def _wal(dbapi_con, _record):  # type: ignore[no-untyped-def]
-                    dbapi_con.isolation_level = ""      # SQLAlchemy manages its own transactions
-        return self._sa_engine
 
     # -- creation / opening -------------------------------------------------
     @classmethod
@@ -336,8 +314,6 @@ class Store:
     def close(self) -> None:
         with self._db:
             self._con.close()
-        if self._sa_engine is not None:
-            self._sa_engine.dispose()
         if self._lock is not None:
             self._lock.release()
             self._lock = None
@@ -423,6 +399,18 @@ class Store:
     def _all(self, sql: str, args: tuple = ()) -> list[tuple]:
         with self._db:
             return self._con.execute(sql, args).fetchall()
+
+    def ensure_table(self, name: str, ddl: str) -> None:
+        """Create the table ``name`` with ``ddl`` unless the file has it (a front end's own table, e.g. the LAN
+        host's command ids, kept in the game's file so that it is committed with the actions)."""
+        self._writable()
+        if not self._has(name):
+            with self._transaction() as c:
+                c.execute(ddl)
+
+    def rows(self, table: str, columns: tuple[str, ...]) -> list[tuple]:
+        """Every row of ``table`` (``columns`` in that order)."""
+        return self._all(f"SELECT {', '.join(columns)} FROM {table}")
 
     def get_meta(self, key: str) -> str:
         rows = self._all("SELECT value FROM dfd_meta WHERE key = ?", (key,))

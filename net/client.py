@@ -172,6 +172,7 @@ class Client:
     _drop_now = False
     _offline_until = 0.0
     _key_proven = False      # a secure handshake with this host key has succeeded
+    _welcomed_here = False   # the current socket has been welcomed (a later handshake on it is a reconnection)
     _hello_at = 0.0          # when to say hello again (a jittered rejoin after a host restart), 0 = not due
     rejoin_jitter = 0.5      # seconds
 
@@ -217,7 +218,9 @@ class Client:
         s.setsockopt(zmq.MAXMSGSIZE, P.MAX_HOST_MESSAGE)
         s.setsockopt(zmq.RCVHWM, 0)
         s.setsockopt(zmq.RECONNECT_IVL, 200 + random.randrange(200))   # jittered: clients do not reconnect in step
-        s.setsockopt(zmq.RECONNECT_IVL_MAX, 2000)
+        # at most half a second between attempts while the host is away (jittered above): a restarted host is
+        # found within 0.5 s of listening again (issue 20 item 6), and a refused TCP connect costs nothing
+        s.setsockopt(zmq.RECONNECT_IVL_MAX, 500)
         # transport heartbeats (libzmq's I/O thread): the connection stays up while this thread replays
         s.setsockopt(zmq.HEARTBEAT_IVL, int(self.heartbeat * 1000))
         s.setsockopt(zmq.HEARTBEAT_TIMEOUT, int(self.timeout * 1000))
@@ -234,6 +237,7 @@ class Client:
         s.connect(f"tcp://{host}:{self.port}")
         self.connections += 1
         self._awaiting_welcome = True
+        self._welcomed_here = False
         s.send_multipart(P.encode(self._hello()), zmq.NOBLOCK)
         return s, mon
 
@@ -356,6 +360,10 @@ class Client:
                                         f"(your key fingerprint: {self.key.fingerprint})")
         elif e == zmq.EVENT_HANDSHAKE_SUCCEEDED:
             self._key_proven = True
+            if self._welcomed_here and not self._awaiting_welcome:
+                # this socket reconnected by itself (libzmq): the host may be a new process that knows nothing of
+                # us; say hello now (jittered) rather than wait for a heartbeat to be refused (issue 20 item 6)
+                self._rejoin_later()
         elif e in (zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL, zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL):
             if self._key_proven:
                 # this host key has already completed a handshake: the key is right, the connection broke
@@ -455,6 +463,7 @@ class Client:
 
     def _on_welcome(self, s: zmq.Socket, msg: P.Welcome) -> None:
         self._awaiting_welcome = False
+        self._welcomed_here = True
         with self._cond:
             self.welcome = msg
             if msg.catchup == "snapshot":

@@ -30,11 +30,9 @@ import time
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, ClassVar
 
 import zmq
-from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Field, Session, SQLModel, select
 from zmq.auth.thread import ThreadAuthenticator
 
 from core.decisions import ALLIED, AXIS, GameOver, IllegalAction
@@ -55,13 +53,20 @@ SNAPSHOT_CATCHUP = 20        # a client further behind than this gets the curren
                              # re-applying 20 actions costs about as much as decoding one state
 
 
-class NetCommandRow(SQLModel, table=True):
+@dataclass
+class NetCommandRow:
     """Which command (client key, command id) produced each action; written in the action's own transaction."""
 
-    __tablename__ = "dfd_net_command"
-    seq: int = Field(primary_key=True)
+    __tablename__: ClassVar[str] = "dfd_net_command"
+    seq: int
     key: str
     cmd_id: str
+
+
+#: the table's DDL as SQLModel created it before (files written by either are the same); plain sqlite3, so that
+#: starting a host imports no ORM (a quarter of a second of every restart, issue 20)
+NET_COMMAND_DDL = ('CREATE TABLE dfd_net_command (\n\tseq INTEGER NOT NULL, \n\t"key" VARCHAR NOT NULL, \n\t'
+                   'cmd_id VARCHAR NOT NULL, \n\tPRIMARY KEY (seq)\n)')
 
 
 # ------------------------------------------------------------------ seats
@@ -323,12 +328,10 @@ class Host:
 
     def _open_game(self) -> None:
         g = Game.open(self.path)
-        sa = g.store._sa  # the store's SQLAlchemy engine: the command table lives in the same file
-        NetCommandRow.__table__.create(sa, checkfirst=True)  # type: ignore[attr-defined]
-        with Session(sa) as s:
-            for r in s.exec(select(NetCommandRow)):
-                self._cmds[(r.key, r.cmd_id)] = r.seq
-                self._by[r.seq] = r.key
+        g.store.ensure_table(NetCommandRow.__tablename__, NET_COMMAND_DDL)   # in the game's own file
+        for seq, key, cmd_id in g.store.rows(NetCommandRow.__tablename__, ("seq", "key", "cmd_id")):
+            self._cmds[(key, cmd_id)] = seq
+            self._by[seq] = key
         self._pending_cmd: NetCommandRow | None = None
 
         store_append = g.store.append
@@ -400,8 +403,10 @@ class Host:
                 except Exception as exc:  # noqa: BLE001 - discovery is a convenience; manual entry still works
                     self._note(f"LAN discovery is not available ({exc}); players can join with the join code")
                     advert = None
+            base = max(0, self.game.base[0])
             self._note(f"hosting {self.path.name} ({self.game.state.scenario}, action #{self.seq}) on port "
-                       f"{self.port}; host key fingerprint {self.fingerprint}")
+                       f"{self.port}; host key fingerprint {self.fingerprint}; opened from the state stored at "
+                       f"#{base} + {self.seq - base} actions replayed")
             self._ready.set()
             self._loop(sock)
         finally:
@@ -765,7 +770,7 @@ class Host:
             # the engine's reason and rule, verbatim
             self._refuse(c.rid, c, P.ILLEGAL, exc.reason, rule=exc.rule, cmd_id=cmd.id, strike=False)
             return
-        except (sqlite3.Error, SQLAlchemyError, OSError, StoreError) as exc:
+        except (sqlite3.Error, OSError, StoreError) as exc:
             # the file could not take the action; Game.act took it back, so the game is what the file holds
             log.exception("could not commit an action")
             self._refuse(c.rid, c, P.STORE_FAILED, f"the host could not save the action: {exc}", cmd_id=cmd.id,

@@ -151,6 +151,37 @@ class Table:
             self.kill_host_process(signal.SIGTERM)
 
 
+def bot_game(path: Path, scenario: str, n: int, seed: int = 1, takeback_every: int = 0) -> tuple[int, int]:
+    """A game file of ``n`` logged actions of ``scenario`` played by ``RandomBot(seed)`` from its set-up, the game
+    still going at the end (for a host to serve).  ``takeback_every``: after every so many bot actions the side
+    takes its action back and plays it again (R-UNDO: an undo and the same action, two more logged actions, as
+    players do), so that a game the bot would finish sooner reaches ``n``.  Returns (bot actions, take-backs)."""
+    from core.bots import RandomBot
+    from core.decisions import Action
+
+    g = Game.new(path, scenario, seed, overwrite=True)
+    bot = RandomBot(seed)
+    played = takebacks = 0
+    try:
+        while len(g.engine.log) < n:
+            d = g.engine.pending()
+            if d is None:
+                raise RuntimeError(f"{scenario} ended after {len(g.engine.log)} actions, before {n}")
+            a = bot.choose(d)
+            g.act(a)
+            played += 1
+            if (takeback_every and played % takeback_every == 0 and len(g.engine.log) <= n - 2
+                    and g.engine.can_undo(a.side)):
+                g.act(Action(kind="undo", side=a.side))
+                g.act(a)
+                takebacks += 1
+        if g.engine.pending() is None:
+            raise RuntimeError(f"{scenario} ended at action #{n}: nothing left to serve")
+    finally:
+        g.close()
+    return played, takebacks
+
+
 def converge(clients: list[Client], seq: int, timeout: float = 30.0) -> None:
     for c in clients:
         if not c.wait_seq(seq, timeout):
