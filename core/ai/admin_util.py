@@ -103,5 +103,9 @@ def nearest(h: Hex, targets: Iterable[Hex]) -> int:
 
 
 def plan_line(player: Any, text: str) -> None:
-    """Write the player's plan sentence (prefixed with its side)."""
-    player.plan = f"{player.side}: {text}"
+    """Write the player's plan sentence (prefixed with its side), through its ``say`` when it logs its plans."""
+    line = f"{player.side}: {text}"
+    say = getattr(player, "say", None)
+    if callable(say):
+        say(line)
+    player.plan = line

@@ -25,6 +25,7 @@ from core.rules.status import (
 )
 from core.rules.special_units import info
 
+from core.ai import admin
 from core.ai import goals as goals_mod
 from core.ai.evaluate import unit_value
 from core.ai.search import accepted
@@ -112,8 +113,9 @@ def context(eng: Engine, side: str) -> Context:
 
 
 def _movers(eng: Engine, side: str) -> list[str]:
+    reserved = admin.reserved_units(eng, side)         # moved by the admin AI (7.4 withdrawals)
     return sorted(u.id for u in eng.state.units_of(side)
-                  if hex_of(u) is not None and is_combat(u) and movement_allowance(u) > 0)
+                  if hex_of(u) is not None and is_combat(u) and movement_allowance(u) > 0 and u.id not in reserved)
 
 
 def assign_roles(eng: Engine, ctx: Context) -> None:

@@ -50,6 +50,10 @@ class AIPlayer:
         kind = decision.kind
         if kind in admin.KINDS:
             return admin.choose(self, decision, engine)
+        if kind == "movement":
+            first = admin.movement_first(self, decision, engine)     # 7.4: the withdrawals before ground play
+            if first is not None:
+                return first
         handler = ground.HANDLERS.get(kind)
         if handler is not None:
             action = handler(self, decision, engine)
