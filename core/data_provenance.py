@@ -3,8 +3,8 @@
 A value counts as ``rules`` only where its own flag says so: a counter row's ``rules_fields`` (the other fields of
 a ``rules`` row are reconstructed), a chart/card entry's ``source`` (a table ``{field = "rules", ...}`` flags
 field by field), a map hex's ``source`` with its ``field_source`` exceptions (map.json; a generated hex with no
-flag is reconstructed), a scenario set-up line's rule (a line expanded from a card takes the card's
-``units_source``).  See docs/data.md.
+flag is reconstructed), a scenario set-up, reinforcement or withdrawal line's ``source`` (a line expanded from a
+card takes the card's ``units_source``; an unflagged line is reconstructed).  See docs/data.md.
 """
 
 from __future__ import annotations
@@ -84,15 +84,12 @@ def scenario_file(path: Path) -> Tally:
 
     sc = load(str(path))
     tally: Tally = Tally()
-    for p in sc.setup:
-        if p.from_card:
-            tally[_word(cards.card(p.card).units_source)] += p.count
-        elif "ruling" in p.note or "reconstructed" in p.note:
-            tally["reconstructed"] += p.count
-        else:
-            tally["rules"] += p.count
+    for p in sc.setup:               # a line expanded from a card carries the card's flag (card_placements)
+        tally[_word(p.source or (cards.card(p.card).units_source if p.from_card else ""))] += p.count
     for r in sc.reinforcements:
-        tally["reconstructed" if "ruling" in r.note else "rules"] += max(1, len(r.units)) * r.count
+        tally[_word(r.source)] += max(1, len(r.units)) * r.count
+    for w in sc.withdrawals:
+        tally[_word(w.source)] += len(w.units)
     return tally
 
 

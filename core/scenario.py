@@ -47,6 +47,8 @@ class Placement(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     from_card: bool = False         # expanded from ``card_setups`` (not written in the scenario file)
     rule: str = ""
     note: str = ""
+    source: str = ""                # rules | reconstructed (with ``reason``): required in scenarios/ (docs/data.md)
+    reason: str = ""
 
 
 class CardSetup(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -140,6 +142,8 @@ class Reinforcement(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     condition: str = ""
     rule: str = ""
     note: str = ""
+    source: str = ""                # rules | reconstructed (with ``reason``), as on a set-up line
+    reason: str = ""
 
 
 class Withdrawal(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -150,6 +154,8 @@ class Withdrawal(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     units: list[str]
     rule: str = ""
     note: str = ""
+    source: str = ""                # rules | reconstructed (with ``reason``), as on a set-up line
+    reason: str = ""
 
 
 class SpecialRule(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -281,6 +287,33 @@ def _check(sc: Scenario, path: Path) -> None:
             raise err(f, f"card {r.card!r} is not ALC-1..ALC-28 or AXC-1..AXC-20")
     for i, v in enumerate(sc.victory):
         _check_victory(v, f"victory[{i}]", err)
+    _check_sources(sc, path, err)
+
+
+SOURCES = ("rules", "reconstructed")
+
+
+def _check_sources(sc: Scenario, path: Path, err) -> None:
+    """Provenance per line (docs/data.md): every set-up, reinforcement and withdrawal line says whether the rules
+    state it (``source = "rules"``, its ``rule`` the section) or it is ``"reconstructed"`` with a one-line
+    ``reason`` (a ruling id and why).  Required in the shipped scenarios (``scenarios/``); a scenario file kept
+    elsewhere (a test fixture, a user's own) may leave it out, and its unflagged lines count as reconstructed."""
+    required = path.resolve().parent == Path(SCENARIOS).resolve()
+    lines = ([(f"setup[{i}] (unit {p.unit!r})", p) for i, p in enumerate(sc.setup)]
+             + [(f"reinforcements[{i}]", r) for i, r in enumerate(sc.reinforcements)]
+             + [(f"withdrawals[{i}]", w) for i, w in enumerate(sc.withdrawals)])
+    for f, line in lines:
+        if not line.source:
+            if required:
+                raise err(f, 'give `source = "rules"` (the rules state it) or `source = "reconstructed"` with a '
+                             '`reason` (docs/data.md)')
+            continue
+        if line.source not in SOURCES:
+            raise err(f, f"`source` must be rules or reconstructed, not {line.source!r}")
+        if line.source == "reconstructed" and not line.reason.strip():
+            raise err(f, "a reconstructed line needs a one-line `reason`")
+        if line.source == "rules" and not line.rule.strip():
+            raise err(f, "a line the rules state names its section in `rule`")
 
 
 def _check_victory(v: Victory, field: str, err) -> None:
@@ -327,7 +360,9 @@ def card_placements(use: CardSetup) -> list[Placement]:
             out.append(Placement(unit=unit, depleted=unit in cp.depleted, active=unit in cp.active,
                                  primary=unit in cp.primary, level=level,
                                  owner=card.side if unit.startswith("MK-") else None,   # markers both sides use
-                                 card=use.card, from_card=True, rule=use.rule, note=cp.note, **place))
+                                 card=use.card, from_card=True, rule=use.rule, note=cp.note,
+                                 source=getattr(cp, "source", "") or card.units_source,
+                                 reason=getattr(cp, "reason", "") or card.units_reason, **place))
     return out
 
 

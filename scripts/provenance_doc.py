@@ -55,7 +55,27 @@ def lists() -> str:
     for cid, c in sorted(cards.all_cards().items(), key=lambda x: (x[1].side, x[1].number)):
         if c.units_source == "reconstructed" and (c.setup or c.reinforcements or c.withdrawals):
             out.append(f"- {cid} {c.title}: {c.units_reason}\n")
+    out += scenario_lines()
     return "".join(out)
+
+
+def scenario_lines() -> list[str]:
+    """The reconstructed set-up, reinforcement and withdrawal lines of the scenarios, grouped by reason."""
+    from core.scenario import all_scenarios
+
+    out = ["\n## Reconstructed scenario lines\n\n",
+           "Every set-up, reinforcement and withdrawal line of `scenarios/*.toml` carries `source`; these are the "
+           "`reconstructed` ones, by reason (the ruling they follow, `docs/rulings.d/counters-scenarios.md`). Lines "
+           "expanded from a card (`card_setups`) take the card's `units_source` (*Reconstructed card unit lists*).\n\n"]
+    groups: dict[str, list[str]] = defaultdict(list)
+    for sc in all_scenarios():
+        for line in [p for p in sc.setup if not p.from_card] + list(sc.reinforcements) + list(sc.withdrawals):
+            if line.source != "rules":
+                what = getattr(line, "unit", "") or ", ".join(line.units) or f"{line.card} GT {line.card_gt}"
+                groups[line.reason or "(no flag)"].append(f"{sc.id} {what}")
+    for r, items in groups.items():
+        out.append(f"- {r}: {'; '.join(items)}\n")
+    return out
 
 
 def render() -> str:

@@ -271,7 +271,7 @@ def test_dfd_validate_fails_on_a_planted_contradiction_between_a_scenario_and_a_
     shutil.copytree(src, dst)
     f = dst / "desert-war.toml"
     text = f.read_text(encoding="utf-8")
-    planted = '  {unit = "UK-LRDG", at = "box:CapeRoute", card = "ALC-1", rule = "28.2"},\n'
+    planted = '  {unit = "UK-LRDG", at = "box:CapeRoute", card = "ALC-1", source = "rules", rule = "28.2"},\n'
     assert "UK-LRDG" not in text
     f.write_text(text.replace("setup = [\n", "setup = [\n" + planted, 1).replace(
         '  {card = "ALC-1", rule = "28.2"},', '  {card = "ALC-1", rule = "28.2", skip_units = ["UK-LRDG"]},'),
@@ -282,7 +282,7 @@ def test_dfd_validate_fails_on_a_planted_contradiction_between_a_scenario_and_a_
         assert cli.main(["validate"]) == 1
         out = capsys.readouterr().out
         assert "desert-war.toml" in out and "UK-LRDG" in out and "ALC-1" in out and "box:NRV" in out
-        f.write_text(f.read_text(encoding="utf-8").replace('card = "ALC-1", rule = "28.2"},\n  ', 'card = "ALC-1", changes_card = "test", rule = "28.2"},\n  ', 1), encoding="utf-8")
+        f.write_text(f.read_text(encoding="utf-8").replace('card = "ALC-1", source = "rules", rule = "28.2"},\n  ', 'card = "ALC-1", changes_card = "test", source = "rules", rule = "28.2"},\n  ', 1), encoding="utf-8")
         scenario.all_scenarios.cache_clear()
         assert cli.main(["validate"]) == 0
     finally:
@@ -338,6 +338,81 @@ def test_provenance_is_flagged_per_field_and_reported_per_file(capsys):
     assert {"resources/counters/allied.csv", "resources/maps/map.json", "resources/charts/tec.toml",
             "scenarios/desert-war.toml"} <= set(rows)
     assert all(len(v) == 2 and v[0].isdigit() and v[1].isdigit() for v in rows.values())
+
+
+def _copied_scenarios(tmp_path, monkeypatch):
+    import shutil
+
+    from core import resources, scenario
+
+    dst = tmp_path / "scenarios"
+    shutil.copytree(resources.SCENARIOS, dst)
+    monkeypatch.setattr(scenario, "SCENARIOS", dst)
+    scenario.all_scenarios.cache_clear()
+    return dst
+
+
+def test_every_scenario_line_carries_its_source_flag():
+    """Issue 17: scenario set-up, reinforcement and withdrawal lines carry `source` like counters and charts:
+    `rules` (with the `rule` that states it) or `reconstructed` with a `reason`; each ruled line names its ruling
+    (R-SC-PRIMARY, R-MAP-SIRTE, ...)."""
+    from core.scenario import all_scenarios
+
+    n = {"rules": 0, "reconstructed": 0}
+    for sc in all_scenarios():
+        lines = [p for p in sc.setup if not p.from_card] + list(sc.reinforcements) + list(sc.withdrawals)
+        for line in lines:
+            assert line.source in ("rules", "reconstructed"), (sc.id, line)
+            assert line.source == "rules" and line.rule or line.reason.startswith(("R-", "30.1")), (sc.id, line)
+            n[line.source] += 1
+    assert n["rules"] > 300 and n["reconstructed"] >= 30
+    pistoia = next(p for p in next(s for s in all_scenarios() if s.id == "tunisian-campaign").setup
+                   if p.unit == "IT-16Pistoia")
+    assert pistoia.source == "reconstructed" and pistoia.reason.startswith("R-MAP-SIRTE")
+
+
+@pytest.mark.parametrize("old,new,why", [
+    ('{unit = "IT-27Brescia", at = "C0701", source = "rules", rule = "26.1"}',
+     '{unit = "IT-27Brescia", at = "C0701", rule = "26.1"}', "give `source"),
+    ('{unit = "IT-27Brescia", at = "C0701", source = "rules", rule = "26.1"}',
+     '{unit = "IT-27Brescia", at = "C0701", source = "reconstructed", rule = "26.1"}', "needs a one-line `reason`"),
+])
+def test_dfd_validate_refuses_a_scenario_line_without_a_true_source_flag(tmp_path, monkeypatch, capsys, old, new, why):
+    from app import cli
+    from core import scenario
+
+    dst = _copied_scenarios(tmp_path, monkeypatch)
+    f = dst / "sonnenblume.toml"
+    text = f.read_text(encoding="utf-8")
+    assert old in text
+    try:
+        assert cli.main(["validate"]) == 0
+        capsys.readouterr()
+        f.write_text(text.replace(old, new, 1), encoding="utf-8")
+        scenario.all_scenarios.cache_clear()
+        assert cli.main(["validate"]) == 1
+        out = capsys.readouterr()
+        assert "sonnenblume.toml" in out.out + out.err and why in out.out + out.err
+    finally:
+        scenario.all_scenarios.cache_clear()
+
+
+def test_provenance_counts_scenario_lines_by_their_flag(tmp_path, monkeypatch):
+    """`dfd validate --provenance` counts a scenario line by its own flag: flipping one `rules` line of Sonnenblume
+    to `reconstructed` moves its one value from the first column to the second."""
+    from core import data_provenance, scenario
+
+    before = data_provenance.scenario_file(scenario.SCENARIOS / "sonnenblume.toml")
+    dst = _copied_scenarios(tmp_path, monkeypatch)
+    f = dst / "sonnenblume.toml"
+    f.write_text(f.read_text(encoding="utf-8").replace(
+        '{unit = "IT-27Brescia", at = "C0701", source = "rules"',
+        '{unit = "IT-27Brescia", at = "C0701", source = "reconstructed", reason = "test"', 1), encoding="utf-8")
+    try:
+        after = data_provenance.scenario_file(f)
+    finally:
+        scenario.all_scenarios.cache_clear()
+    assert after["rules"] == before["rules"] - 1 and after["reconstructed"] == before["reconstructed"] + 1
 
 
 def test_a_rules_counter_row_must_name_its_stated_fields():
