@@ -551,7 +551,12 @@ class MainWindow(QMainWindow):
             self.host_dlg.hostStarted.connect(self._host_started)
             self.host_dlg.hostStopped.connect(self._host_stopped)
             if not self.host_dlg.seats():
-                self.host_dlg.seat_me()
+                # the sides the computer plays in this game keep it at the LAN table (issue 21); you take another
+                for side in self.local_ctl.computer:
+                    self.host_dlg.seat_computer(side)
+                if self.local_ctl.persons():
+                    me = self.host_dlg.seat_me()
+                    self.host_dlg.table.cellWidget(me, 1).setCurrentText(self.local_ctl.persons()[0])
         self.host_dlg.show()
         self.host_dlg.raise_()
         return self.host_dlg
