@@ -134,3 +134,23 @@ def test_same_seed_same_game():
 def test_kinds_leave_ground_play_alone():
     """The admin AI answers no ground-movement or combat decision kind (those are the ground AI's)."""
     assert not {k for k in admin.KINDS if k.startswith("combat") or k in ("movement", "reaction", "overrun_reaction")}
+
+
+@pytest.mark.parametrize("scenario", ["fox-killed", "oconnors-war"])
+def test_ai_player_as_allies_makes_the_withdrawals(scenario):
+    """Issue 21 with the whole computer opponent (core.ai.AIPlayer) as the Allies against the random bot: no
+    'withdrawals not made' instant loss (24.2 a / 25.2 a); the reinforcements waiting in the NRV come up to the
+    map (7.0, 22.1)."""
+    from core.players import Table, make_player
+
+    eng = Engine(initial_state(load(scenario), 1))
+    allied = make_player("ai", ALLIED, 1)
+    Table.of(make_player("random", AXIS, 1), allied).play(eng)
+    res = eng.state.result
+    assert res is not None and "withdrawals not made" not in res["text"], res
+    assert not withdrawal_failures(eng, final=True)
+    entered = [e for e in eng.log if e.action.side == ALLIED and (e.action.args.get("enter") == "box:NRV"
+                                                                   or (e.action.kind == "rail"
+                                                                       and "NRV" not in e.action.args["to"]))]
+    assert entered
+    assert any("comes up from the NRV" in p for p in allied.plans)

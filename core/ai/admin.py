@@ -10,7 +10,7 @@ Every answer is one of the decision's own options or a free-form action tried fi
 deterministic for the game state (``player.rng`` is used only to break ties) and cheap.
 
 The ground AI (core.ai.player) also asks :func:`movement_first` at each of its Movement-Phase decisions: the
-admin moves that must come before ground play (the Allied withdrawals, 7.4), and :func:`reserved_units` names
+admin moves that must come before ground play (the Allied withdrawals, 7.4; reinforcements from the NRV, 22.1), and :func:`reserved_units` names
 the units it should leave alone (the admin AI moves them).
 """
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from core.ai import admin_refit, admin_withdraw
+from core.ai import admin_enter, admin_refit, admin_withdraw
 from core.ai.admin_util import (enemy_hexes, my_options, nearest, objective_hexes, pass_action, plan_line,
                                 unit_worth)
 from core.decisions import Action, Decision
@@ -30,8 +30,17 @@ if TYPE_CHECKING:
 
 Handler = Callable[[Any, Decision, "Engine"], Action]
 
-movement_first = admin_withdraw.withdrawal_move
 reserved_units = admin_withdraw.reserved_units
+
+
+def movement_first(player: Any, decision: Decision, engine: "Engine") -> Action | None:
+    """The admin moves of a Movement Phase, asked before the ground AI's own (None: none left): the Allied
+    withdrawals (7.4, :mod:`core.ai.admin_withdraw`), then the reinforcements waiting in the NRV Box brought to
+    the front (7.0, 22.1, :mod:`core.ai.admin_enter`)."""
+    a = admin_withdraw.withdrawal_move(player, decision, engine)
+    if a is None:
+        a = admin_enter.nrv_entry_move(player, decision, engine, reserved_units(engine, player.side))
+    return a
 
 
 def _hex(label: str) -> Hex | None:
