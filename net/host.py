@@ -366,7 +366,9 @@ class Host:
                 log.exception("the host stopped on an error")
 
     def _run(self) -> None:
-        self._open_game()
+        # the socket is bound before the game is opened: clients reconnecting after a restart complete their
+        # secure handshakes and queue their hellos while the file opens, instead of finding the port closed and
+        # retrying later (issue 20 item 6); nothing is read from it before the game is open
         ctx = zmq.Context()
         auth = _Authenticator(ctx, self)
         auth.start()
@@ -394,6 +396,7 @@ class Host:
             else:
                 sock.bind(f"tcp://{self.bind_addr}:{self.port}")
             self.sock = sock
+            self._open_game()
             if self.advertise:
                 try:
                     from net.discovery import Advertiser
