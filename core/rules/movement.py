@@ -1263,8 +1263,10 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
     enemy ZOC and enemy hexes are computed once).
 
     Hot path of the bots' sampled moves: the step costs come from the map's
-    per-class neighbour tables (:meth:`tec.GroundMap.steps`), the unit facts are
-    read once, and the 15.3 recon comparison is memoised per exerting group.
+    class-free adjacency and each class's cost per kind of step
+    (:meth:`tec.GroundMap.edges`, filled for the whole grid when the map loads),
+    the unit facts are read once, and the 15.3 recon comparison is memoised per
+    exerting group.
     """
     gm = gm or tec.map_for(state)
     us = [state.units[i] for i in units]
@@ -1318,17 +1320,21 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
     interdicted = {hid(Hex.parse(lab)): c for lab, c in air.interdiction_area(state, side).items()}   # 19.6
     best: dict[tuple[int, str], float] = {}
     out: dict[str, list[str]] = {}
+    graph, edges_of = gm.adjacency(), gm.edges        # the map's class-free step tables (tec.GroundMap.edges)
+    costs = [gm.type_costs(c) for c in classes]      # ... and each class's cost of every kind of step
     heap: list[tuple] = [(0.0, 0, start_id, "open", tuple(0 for _ in us), ())]
     order = 1
     single = len(us) == 1 and not carried[0]
+    stop_one = stopping[0] if len(stopping) == 1 else ({} if not stopping else None)
+    heappop, heappush = heapq.heappop, heapq.heappush
     while heap and order < max_nodes:
-        key, _, h, rt, sp, path = heapq.heappop(heap)
+        key, _, h, rt, sp, path = heappop(heap)
         if best.get((h, rt), 1e18) < key:
             continue
         if path:
             if path[-1] not in out:
                 out[path[-1]] = list(path)
-            if not night and any(h in ez for ez in stopping):
+            if not night and (h in stop_one if stop_one is not None else any(h in ez for ez in stopping)):
                 continue                                                # 11.4: must stop in an EZOC
         from_road = rt in ("road", "track")
         if single:                                                      # the bots' sampled moves: one unit
@@ -1342,7 +1348,9 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
             else:
                 s_round = s0
             h_in_ez = not ign and h in ez
-            for n, nh, c, r, lab in gm.steps_by_id(classes[0], h):
+            cost0 = costs[0]
+            for n, nh, kind, lab in graph.get(h) or edges_of(h):
+                c, r = cost0[kind]
                 if guided and (h in guided or n in guided):
                     c, r = tec.step_cost_ignoring(gm, classes[0], tec.hex_of_id(h), nh, WADI)
                 if n in enemy_ids or c is None or (road_march and r != "road"):
@@ -1376,11 +1384,10 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
                 if best.get(bk, 1e18) <= k2:
                     continue
                 best[bk] = k2
-                heapq.heappush(heap, (k2, order, n, r, (s,), path + (lab,)))
+                heappush(heap, (k2, order, n, r, (s,), path + (lab,)))
                 order += 1
             continue
-        tables = [gm.steps_by_id(classes[k], h) for k in idx]
-        for j, (n, nh, _c0, _r0, lab) in enumerate(tables[0]):
+        for n, nh, kind, lab in graph.get(h) or edges_of(h):
             if n in enemy_ids:
                 continue
             new = []
@@ -1390,7 +1397,7 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
                 if carried[k]:
                     new.append(sp[k])
                     continue
-                c, r = tables[k][j][2], tables[k][j][3]
+                c, r = costs[k][kind]
                 if guided and (h in guided or n in guided):
                     c, r = tec.step_cost_ignoring(gm, classes[k], tec.hex_of_id(h), nh, WADI)
                 if c is None or (road_march and r != "road"):
@@ -1437,7 +1444,7 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
             if best.get(bk, 1e18) <= k2:
                 continue
             best[bk] = k2
-            heapq.heappush(heap, (k2, order, n, nrt, tuple(new), path + (lab,)))
+            heappush(heap, (k2, order, n, nrt, tuple(new), path + (lab,)))
             order += 1
     return out
 

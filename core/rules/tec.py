@@ -124,6 +124,10 @@ class GroundMap:
     _step_cache: dict = field(default_factory=dict, repr=False)
     _misc_cache: dict = field(default_factory=dict, repr=False)
     _generation: int = field(default=0, repr=False)
+    #: the map this one is :func:`map_for`'s variant of (same terrain and hexsides; ``changed``: the hex ids at the
+    #: ends of the hexsides whose lines differ, the built roads): its step tables are derived from the base's
+    base: "GroundMap | None" = field(default=None, repr=False)
+    changed: frozenset[int] = field(default=frozenset(), repr=False)
 
     def on_grid(self, h: Hex) -> bool:
         v = self._grid_cache.get(h)
@@ -145,7 +149,8 @@ class GroundMap:
         key = (cls, h)
         v = self._step_cache.get(key)
         if v is None:
-            v = self._step_cache[key] = tuple((n, *step_cost(self, cls, h, n)) for n in nbrs(h) if self.on_grid(n))
+            costs = self.type_costs(cls)
+            v = self._step_cache[key] = tuple((n, *costs[ti]) for _, n, ti, _ in self.edges(hex_id(h)))
         return v
 
     def steps_by_id(self, cls: str, hid: int) -> tuple[tuple[int, Hex, int | None, str, str], ...]:
@@ -154,8 +159,132 @@ class GroundMap:
         key = (cls, hid)
         v = self._step_cache.get(key)
         if v is None:
-            v = self._step_cache[key] = tuple((hex_id(n), n, c, r, n.label)
-                                              for n, c, r in self.steps(cls, hex_of_id(hid)))
+            costs = self.type_costs(cls)
+            v = self._step_cache[key] = tuple((nid, n, *costs[ti], lab) for nid, n, ti, lab in self.edges(hid))
+        return v
+
+    # -- the step tables (issue 18): a class-free adjacency, a cost per class and kind of step --------------
+    # Every step from a hex into an on-grid neighbour is one *kind* of step: the facts its cost depends on (the
+    # entered hex's terrain, the hexside's terrain and lines, and under winter/Ghibli whether the entered hex is
+    # in the weather area and whether both hexes are on Map C).  A map has few kinds (about 70), so a class's
+    # costs are one short list, and a search reads ``costs[kind]`` beside the adjacency: no per-class table
+    # is filled hex by hex (the cold search costs what the warm one does).
+
+    def edges(self, hid: int) -> tuple[tuple[int, Hex, int, str], ...]:
+        """``(nid, n, kind, label)`` for every on-grid neighbour ``n`` of the hex ``hid`` (:func:`nbrs` order);
+        ``kind`` indexes :meth:`type_costs`.  Filled hex by hex, or for the whole grid by :meth:`fill_edges`."""
+        adj = self._misc_cache.get("adj")
+        if adj is None:
+            adj = self._misc_cache["adj"] = {}
+        v = adj.get(hid)
+        if v is None:
+            v = adj[hid] = self._edges_of(hex_of_id(hid))
+        return v
+
+    def adjacency(self) -> dict[int, tuple[tuple[int, Hex, int, str], ...]]:
+        """The :meth:`edges` filled so far, by hex id (a search reads it directly, falling back to :meth:`edges`)."""
+        adj = self._misc_cache.get("adj")
+        if adj is None:
+            adj = self._misc_cache["adj"] = {}
+        return adj
+
+    def fill_edges(self) -> None:
+        """Fill :meth:`edges` for every hex of the grid and the costs of the ground classes (done once when the real
+        map is loaded, so that no search pays for it)."""
+        adj = self.adjacency()
+        for h in all_hexes():
+            hid = hex_id(h)
+            if hid not in adj and self.on_grid(h):
+                adj[hid] = self._edges_of(h)
+        for cls in (*CLASSES, "raider", "sf"):
+            self.type_costs(cls)
+
+    def type_costs(self, cls: str) -> list[tuple[int | None, str]]:
+        """``(cost, route)`` of class ``cls`` for every kind of step (index: the kind of :meth:`edges`); the list
+        grows in place as new kinds are met, so a search may hold it."""
+        kinds, _, costs = self._kinds()
+        v = costs.get(cls)
+        if v is None:
+            v = costs[cls] = [_kind_cost(cls, self.weather, k) for k in kinds]
+        return v
+
+    def _kinds(self) -> tuple[list[tuple], dict[tuple, int], dict[str, list]]:
+        v = self._misc_cache.get("kinds")
+        if v is None:
+            v = self._misc_cache["kinds"] = ([], {}, {})
+        return v
+
+    def _kind(self, key: tuple) -> int:
+        kinds, index, costs = self._kinds()
+        k = index.get(key)
+        if k is None:
+            k = index[key] = len(kinds)
+            kinds.append(key)
+            for cls, v in costs.items():
+                v.append(_kind_cost(cls, self.weather, key))
+        return k
+
+    def _side_facts(self) -> dict[tuple[int, int], tuple[frozenset[str], frozenset[str]]]:
+        """``(hexside terrain, lines)`` of every hexside that has any, keyed by the hex ids of both its hexes in
+        either order (most hexsides have none: a step's facts are then its hex's alone)."""
+        v = self._misc_cache.get("side_facts")
+        if v is None:
+            empty: frozenset[str] = frozenset()
+            v = {}
+            for hs in {*self.sides, *self.lines}:
+                facts = (self.sides.get(hs, empty), self.lines.get(hs, empty))
+                a, b = hex_id(hs.a), hex_id(hs.b)
+                v[(a, b)] = v[(b, a)] = facts
+            self._misc_cache["side_facts"] = v
+        return v
+
+    def _edges_of(self, h: Hex) -> tuple[tuple[int, Hex, int, str], ...]:
+        hid = hex_id(h)
+        if self.base is not None and hid not in self.changed:
+            return self._derived_edges(h, hid)
+        none = (frozenset(), frozenset())
+        facts = self._side_facts()
+        terrain = self.terrain
+        default = frozenset({self.default})
+        kinds = self._kinds()[1]
+        wx = self.weather
+        out = []
+        for n in nbrs(h):
+            if not self.on_grid(n):
+                continue
+            nid = hex_id(n)
+            side, lines = facts.get((hid, nid), none)
+            if wx:
+                area = self._in_weather_area(n)
+                both_c = h.label[:1] == "C" and n.label[:1] == "C"
+            else:
+                area = both_c = False
+            key = (terrain.get(n, default), side, lines, area, both_c)
+            k = kinds.get(key)
+            out.append((nid, n, self._kind(key) if k is None else k, n.label))
+        return tuple(out)
+
+    def _derived_edges(self, h: Hex, hid: int) -> tuple[tuple[int, Hex, int, str], ...]:
+        """:meth:`_edges_of` from the base map's edges: the same steps, their kinds told the weather facts."""
+        assert self.base is not None
+        base_kinds = self.base._kinds()[0]
+        wx = self.weather
+        out = []
+        for nid, n, k, lab in self.base.edges(hid):
+            key = base_kinds[k]
+            if wx:
+                key = key[:3] + (self._in_weather_area(n), h.label[:1] == "C" and lab[:1] == "C")
+            out.append((nid, n, self._kind(key), lab))
+        return tuple(out)
+
+    def _in_weather_area(self, n: Hex) -> bool:
+        memo = self._misc_cache.get("weather_area")
+        if memo is None:
+            memo = self._misc_cache["weather_area"] = {}
+        v = memo.get(n)
+        if v is None:
+            v = memo[n] = (winter_area_hex(self, n, self.winter_extra) if self.weather == "winter"
+                           else ghibli_area_hex(self, n, self.winter_extra))
         return v
 
     def hex_terrain(self, h: Hex) -> frozenset[str]:
@@ -261,23 +390,45 @@ def ghibli_area_hex(gm: GroundMap, h: Hex, extra: frozenset = frozenset()) -> bo
 
 def weather_extra(gm: GroundMap, cls: str, a: Hex, b: Hex, cost: int) -> int:
     """The eighths winter or a Ghibli adds to a step of ``cost`` from ``a`` into ``b`` (not along a road, which the
-    caller has excluded).  21.1.1 / 21.2.1 "All MP costs are doubled except for movement along primary and secondary
-    roads": entering a winter (Ghibli-affected) hex doubles the whole step; in winter a Map C wadi hexside ("Map C:
-    ... all wadi hexsides") doubles its own crossing cost; 6.3 d) a Ghibli never doubles a wadi hexside."""
-    side = gm.side_terrain(a, b)
+    caller has excluded): :func:`_weather_extra` with the facts of this step."""
+    if gm.weather == "winter":
+        area = winter_area_hex(gm, b, gm.winter_extra)
+    elif gm.weather == "ghibli":
+        area = ghibli_area_hex(gm, b, gm.winter_extra)
+    else:
+        return 0
+    return _weather_extra(cls, gm.weather, gm.hex_terrain(b), gm.side_terrain(a, b), gm.lines_between(a, b), area,
+                          a.label[:1] == "C" and b.label[:1] == "C", cost)
+
+
+def _weather_extra(cls: str, weather: str, terrain: frozenset[str], side: frozenset[str], lines: frozenset[str],
+                   in_area: bool, both_on_c: bool, cost: int) -> int:
+    """21.1.1 / 21.2.1 "All MP costs are doubled except for movement along primary and secondary roads": entering a
+    winter (Ghibli-affected: ``in_area``) hex doubles the whole step; in winter a Map C wadi hexside ("Map C: ... all
+    wadi hexsides"; ``both_on_c``) doubles its own crossing cost; 6.3 d) a Ghibli never doubles a wadi hexside."""
     wadi_free = cost
     if "wadi" in side:
-        c, _ = _chart_cost(cls, gm.hex_terrain(b), side - {"wadi"}, gm.lines_between(a, b))
+        c, _ = _chart_cost(cls, terrain, side - {"wadi"}, lines)
         wadi_free = cost if c is None else min(cost, c)
-    if gm.weather == "winter":
-        if winter_area_hex(gm, b, gm.winter_extra):
+    if weather == "winter":
+        if in_area:
             return cost
-        if b.label[:1] == "C" and a.label[:1] == "C" and "wadi" in side:
+        if both_on_c and "wadi" in side:
             return cost - wadi_free
         return 0
-    if gm.weather == "ghibli" and ghibli_area_hex(gm, b, gm.winter_extra):
+    if weather == "ghibli" and in_area:
         return wadi_free
     return 0
+
+
+def _kind_cost(cls: str, weather: str, kind: tuple) -> tuple[int | None, str]:
+    """The :func:`step_cost` of a kind of step (:meth:`GroundMap.edges`): the chart's cost (13.3), doubled off the
+    roads where the weather in force says so (21.1.1, 21.2.1)."""
+    terrain, side, lines, in_area, both_on_c = kind
+    c, r = _chart_cost(cls, terrain, side, lines)
+    if weather and c is not None and r != "road":
+        c += _weather_extra(cls, weather, terrain, side, lines, in_area, both_on_c, c)
+    return c, r
 
 
 def weather_in_force(state: Any) -> tuple[str, frozenset]:
@@ -474,7 +625,8 @@ def map_for(state: Any) -> GroundMap:
         note = (" + roads built (18.3)" if edges else "") + (f" + {wx} (21.0)" if wx else "")
         gm = GroundMap(terrain=base.terrain, sides=base.sides, lines=lines, ports=base.ports, forts=base.forts,
                        names=base.names, default=base.default, source=base.source + note,
-                       external=base.external, weather=wx, winter_extra=extra if wx else frozenset())
+                       external=base.external, weather=wx, winter_extra=extra if wx else frozenset(),
+                       base=base, changed=frozenset(hex_id(x) for hs in edges for x in (hs.a, hs.b)))
         _WITH_ROADS[key] = gm
     return gm
 
@@ -504,6 +656,7 @@ def real_map() -> GroundMap:
                            f"({type(exc).__name__}: {exc})") from exc
     gm.external = terrain
     gm.source += " + core.terrain (TEC)"
+    gm.fill_edges()         # the step tables of the whole grid, once per process (issue 18: no search pays for them)
     return gm
 
 
