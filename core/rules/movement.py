@@ -528,15 +528,17 @@ _FAR_CACHE_MAX = 512
 
 def _search_key(state: GameState, side: str, units: list[str], opts: MoveOptions, cache: dict) -> bytes:
     """Everything :func:`reachable_paths` reads, as bytes: the moving units, the options, the enemy units
-    (hexes, ZOC, recon) and the state vars that change costs or ZOC (forts 18.1, built roads 18.2,
-    raider guides 16.x).  The map is the installed one (its identity and cache generation)."""
+    (hexes, ZOC, recon), the state vars that change costs or ZOC (forts 18.1, built roads 18.2, raider guides
+    16.4, air interdiction 19.6) and the GT and phase (16.4 guides last one phase).  The map is the one in force
+    (its identity and cache generation: weather and built roads make another map, :func:`tec.map_for`)."""
     enemy = cache.get(("enemy_key", side))
     if enemy is None:
         enemy = cache[("enemy_key", side)] = msgspec.json.encode(
             [u for u in state.units.values() if _fna().hostile(u, side) and ":" not in u.loc and u.loc != "setup"])
     gm = tec.map_for(state)
     extra = {k: state.vars.get(k) for k in _SEARCH_VARS if k in state.vars}
-    return msgspec.json.encode([id(gm), gm._generation, [state.units[i] for i in units], opts.__dict__, extra]) + enemy
+    return msgspec.json.encode([id(gm), gm._generation, state.gt, state.phase, [state.units[i] for i in units],
+                                opts.__dict__, extra]) + enemy
 
 
 #: state vars read (directly or through tec/zoc) by a reachable-hex search
@@ -557,8 +559,13 @@ def _sampled_far(state: GameState, side: str, uid: str, opts: MoveOptions, cache
         _FAR_CACHE[key] = hit
     # Friendly positions are not part of the search (nor of its key), yet 13.5 (a reacting unit enters an
     # EZOC only next to a friendly unit) and 11.4 b (a zero or parenthesised CF unit enters an EZOC only
-    # with, or into a hex holding, a real-CF unit) depend on them: each candidate is traced against the
-    # state as it is, so every offered move is one the `move` action accepts.
+    # with, or into a hex holding, a real-CF unit) depend on them: when either can apply, each candidate is
+    # traced against the state as it is, so every offered move is one the `move` action accepts.  Nothing else
+    # `trace` checks reads more than the search and its key (the enemy units, neutral Vichy French among them,
+    # and the costs), so a unit that neither reacts nor lacks a real CF takes the search's first three.
+    u = state.units[uid]
+    if not (opts.reaction and not opts.reserve_reaction) and not (is_combat(u) and not has_real_cf(u)):
+        return hit[:3]
     out = []
     for lab, p in hit:
         try:
