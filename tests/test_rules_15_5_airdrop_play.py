@@ -3,8 +3,9 @@ Axis airborne 5 FJ, Barenthin and 11 Pionier in the Sicily Box, an airlift box o
 ``Engine.apply`` to the Axis Movement Phase (IX).
 
 No scenario gives its side ATP at the start and no card gives the Allies any (the card data's reinforcements hold
-AX-ATP only, AXC-4 and AXC-18), so the Axis receives two ATP through the engine's own 19.7 receipt
-(``reinforcements.add_atp``) before play starts; everything after is ``Engine.apply``."""
+AX-ATP only, AXC-4 and AXC-18), so most tests here give the Axis its ATP at GT 30 through the engine's own 19.7
+receipt (``reinforcements.add_atp``) before play starts; everything after is ``Engine.apply``.  Their play-path twin,
+``test_15_5_airdrop_play_path_with_the_scenarios_own_atp``, waits for the ATP 29.1 delivers on GT 31."""
 
 from __future__ import annotations
 
@@ -140,3 +141,24 @@ def test_15_5_drop_refused_on_a_map_not_in_play():
     assert e.value.rule == "15.5" and eng.state.hash() == before
     assert not [o for o in eng.pending().options if o.action.kind == DROP and o.action.args["to"][:1] not in "AT"]
     drop(eng, "GE-5FJ", CLEAR)
+
+
+def test_15_5_airdrop_play_path_with_the_scenarios_own_atp():
+    """The twin of the tests above without any ATP handed in: Run for Tunis gives the Axis "Available: Each GT: 2 ×
+    Air Transport" (29.1; the first on GT 31, R-SC-FIRST-GT), so at the Axis Movement Phase of GT 31, reached by
+    passing through ``Engine.apply`` only, the airborne units in the Sicily Box drop with those two ATP (13.7 d: one
+    per unit of one or two steps): two drops are made (limit) and a third is refused (limit + 1).  (No scenario or
+    card gives the Allies ATP, so an Allied drop has no play path; see R-AIRDROP.)"""
+    from tests.playpath import Play
+
+    p = Play("run-for-tunis", seed=1)
+    p.to("movement", side=AXIS, gt=31)
+    assert airdrop.atp_of(p.eng, AXIS) == 2
+    assert [o for o in p.pending.options if o.action.kind == DROP]
+    p.act(DROP, side=AXIS, unit="GE-5FJ", to=CLEAR)
+    u = p.state.units["GE-5FJ"]
+    assert u.loc == CLEAR and u.emergency and airdrop.atp_of(p.eng, AXIS) == 1
+    p.act(DROP, side=AXIS, unit="GE-Barenthin", to="T5916")
+    assert p.state.units["GE-Barenthin"].loc == "T5916" and airdrop.atp_of(p.eng, AXIS) == 0
+    exc = p.refuse(DROP, side=AXIS, unit="GE-11Pio", to="T5915")
+    assert exc.rule == "15.5" and "ATP" in str(exc)
