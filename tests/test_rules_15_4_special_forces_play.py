@@ -181,8 +181,40 @@ def test_15_4_sf_using_sealift_cannot_be_struck():
 
 
 # --------------------------------------------------------------------------- 15.4 Ground Transport
-# No scenario puts SF and a motorised unit of their side on the map before several GTs of play (the SF start in the
-# Torch Box, the motorised units reach the map through the port boxes), so these start from a hand-built position.
+# The hand-built positions below test the limits; the play-path twin reaches the same rule in Desert Fox, where
+# 1 Commando arrives with ALC-8's GT 11 reinforcements (27.2) and is deployed to the NRV with 11 Hussars.
+
+def _to_nrv(d):
+    """At the Reinforcement Phase (III.1), deploy each waiting unit that may go to the NRV there (7.1)."""
+    return next((o.action for o in d.options if o.action.kind == "deploy" and o.action.args.get("to") == "box:NRV"),
+                None)
+
+
+def desert_fox_gt12(dice=None):
+    from tests.playpath import Play
+
+    return Play("desert-fox", seed=1, dice=dice), {"reinforce": _to_nrv}
+
+
+def test_15_4_sf_ground_transport_play_path():
+    """Desert Fox, GT 12: 1 Cdo and 11 Hussars enter the map from the NRV at W2234 (IX); in the next Allied Movement
+    Phase (XV) 11 Hussars carries 1 Cdo "as though the motorized unit was an MSU" three hexes along the coast road,
+    the commando spending no MP of its own; after the drop it may move one hex on its own (limit), not two
+    (limit + 1: "The SF unit may move no more than one hex on its own during the same Movement Phase")."""
+    p, dep = desert_fox_gt12()
+    p.to("movement", side=ALLIED, gt=12, script=dep)
+    first = p.state.phase
+    p.act("move", side=ALLIED, units=["UK-11Huss", "UK-1Cdo"], enter="box:NRV", path=["W2234"])
+    p.run(lambda e: e.pending() is not None and e.pending().kind == "movement" and e.pending().side == ALLIED
+          and e.state.phase != first, script=dep)
+    assert p.state.units["UK-1Cdo"].loc == p.state.units["UK-11Huss"].loc == "W2234"
+    p.act("move", side=ALLIED, units=["UK-11Huss", "UK-1Cdo"], lift=True, path=["W2233", "W2232", "W2132"])
+    assert p.state.units["UK-1Cdo"].loc == "W2132" and p.pending.context["moved"]["UK-1Cdo"] == 0
+    exc = p.refuse("move", side=ALLIED, units=["UK-1Cdo"], path=["W2131", "W2130"])
+    assert exc.rule.startswith("13.7")
+    p.act("move", side=ALLIED, units=["UK-1Cdo"], path=["W2131"])
+    assert p.state.units["UK-1Cdo"].loc == "W2131"
+
 
 def _ground(units):
     from tests.ground_helpers import engine_at_movement, unit
@@ -214,8 +246,25 @@ def test_15_4_a_motorised_unit_carries_one_sf_unit_and_no_other_foot_unit(gm):
 
 
 # --------------------------------------------------------------------------- 15.4 Allied Raids on Crete
-# Layforce, the only SF unit of the early war, reaches the NRV only through ALC-8 at GT 10 of Desert War, and no
-# set-up has Axis air units on Crete then: these start from a hand-built Air Superiority Phase (II.3).
+# No set-up has Axis air units on Crete when Allied SF are in the NRV, so the damage check starts from a hand-built
+# Air Superiority Phase (II.3); the play-path twin below reaches the raid itself in Desert Fox.
+
+def test_15_4_crete_raid_play_path():
+    """Desert Fox: 1 Cdo (ALC-8, GT 11) deployed to the NRV is offered a raid on Crete at GT 12, Phase II, after both
+    players have deployed their air units; the raid is declared; a failed morale check (6) and a 1 put it in the
+    Allied Refit Box (15.4 c)."""
+    from core.dice import ScriptedDice, SeededDice
+
+    dice = ScriptedDice([], fallback=SeededDice())
+    p, dep = desert_fox_gt12(dice)
+    d = p.to("crete_raid", script=dep)
+    assert (p.state.gt, p.state.phase) == (12, 2) and d.side == ALLIED and d.context["raiders"] == ["UK-1Cdo"]
+    assert p.eng.step.key == "II.3"
+    dice.push(6, 1)
+    e = p.act("crete_raid", side=ALLIED, units=["UK-1Cdo"])
+    assert any("fails" in ev for ev in e.events)
+    assert p.state.units["UK-1Cdo"].loc == "box:Refit:Allied"
+
 
 def _crete(units, dice):
     from core.engine import Engine as _E
