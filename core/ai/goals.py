@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from core.decisions import other
 from core.engine import Engine
 from core.hexgrid import Hex, HexLabelError
-from core.rules import offmap, victory_rules
+from core.rules import offmap, tec, victory_rules
 from core.rules.status import hex_of
 
 LEVEL_WEIGHT = {"smashing": 3.0, "win": 2.5, "marginal": 1.5, "draw": 0.5, "instant": 3.0}
@@ -34,6 +34,9 @@ class Goals:
     hold: dict[str, float] = field(default_factory=dict)
     #: the condition kinds in play (for the plan sentence)
     kinds: list[str] = field(default_factory=list)
+    #: enemy-held objectives whose condition needs a line of communication (``loc_to``): objective -> the land
+    #: hexes two hexes around it, whose occupation (and ZOC, 11.0) cuts every line out of it (12.4.2)
+    siege: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _label(h: str) -> str | None:
@@ -79,6 +82,18 @@ def objective_hexes(eng: Engine, side: str) -> dict[str, float]:
     return out
 
 
+def _loc_ends(loc_to: str) -> list[Hex]:
+    """The hexes a line of communication to ``loc_to`` ends in (the NRV's connections, 22.1 a)."""
+    labels = victory_rules.NRV_CONNECTIONS if offmap.canon_box(loc_to) == offmap.NRV else (loc_to,)
+    out = []
+    for x in labels:
+        try:
+            out.append(Hex.parse(x))
+        except HexLabelError:
+            continue
+    return out
+
+
 def goals(eng: Engine, side: str) -> Goals:
     g = Goals(side=side, weights=objective_hexes(eng, side))
     g.kinds = sorted({str(c.get("kind")) for c in victory_rules.conditions(eng)})
@@ -86,6 +101,20 @@ def goals(eng: Engine, side: str) -> Goals:
         who = victory_rules.controller(eng, h)
         g.control[h] = who
         (g.hold if who == side else g.take)[h] = w
+    gm = tec.current_map()
+    for c in victory_rules.conditions(eng):
+        if c.get("kind") != "control" or c.get("side") != other(side) or not c.get("loc_to"):
+            continue
+        for h in c.get("hexes", []):
+            lab = _label(h)
+            if lab is None or g.control.get(lab) == side:
+                continue
+            ring = [n for n in Hex.parse(lab).ring(2) if gm.on_grid(n) and "sea" not in gm.hex_terrain(n)]
+            ends = _loc_ends(str(c["loc_to"]))
+            # the side of the ring facing where the line must run first (12.4.2)
+            ring = [n.label for n in sorted(ring, key=lambda n: (min((n.distance(e) for e in ends), default=0), n.label))]
+            if ring:
+                g.siege[lab] = ring
     return g
 
 

@@ -75,11 +75,14 @@ class Context:
     side: str
     goals: goals_mod.Goals
     loc: set
+    #: hexes off the side's lines of supply (12.4.1) -> how far (hexes, up to LOS_FAR) from the nearest one on them
+    los_dist: dict
     enemy_cf: dict[Hex, float]
     threat: dict[Hex, float] = field(default_factory=dict)
     role: dict[str, str] = field(default_factory=dict)          # unit -> target hex label
     why: dict[str, str] = field(default_factory=dict)           # unit -> hold / take / withdraw / front
     withdraw: dict[str, int] = field(default_factory=dict)
+    siege_of: dict[str, str] = field(default_factory=dict)      # siege ring hex -> the objective it cuts off
 
 
 def _enemy_strength(eng: Engine, side: str) -> dict[Hex, float]:
@@ -106,10 +109,31 @@ def context(eng: Engine, side: str) -> Context:
     st = eng.state
     g = goals_mod.goals(eng, side)
     enemy = _enemy_strength(eng, side)
-    ctx = Context(side=side, goals=g, loc=set(supply.supply_lines(st, side).loc), enemy_cf=enemy,
-                  threat=_threat_map(enemy), withdraw=goals_mod.withdrawals_due(eng, side))
+    lines = supply.supply_lines(st, side)
+    ctx = Context(side=side, goals=g, loc=set(lines.loc), los_dist=_distance_from(set(lines.los), LOS_FAR),
+                  enemy_cf=enemy, threat=_threat_map(enemy), withdraw=goals_mod.withdrawals_due(eng, side))
     assign_roles(eng, ctx)
     return ctx
+
+
+LOS_FAR = 6
+
+
+def _distance_from(region: set, far: int) -> dict:
+    """Hexes within ``far`` of ``region`` but outside it -> their distance (hexes) from it."""
+    out: dict = {}
+    frontier = [h for h in region if any(n not in region for n in h.neighbours())]
+    seen = set(region)
+    for d in range(1, far + 1):
+        nxt = []
+        for h in frontier:
+            for n in h.neighbours():
+                if n not in seen:
+                    seen.add(n)
+                    out[n] = d
+                    nxt.append(n)
+        frontier = nxt
+    return out
 
 
 def _movers(eng: Engine, side: str) -> list[str]:
@@ -130,15 +154,23 @@ def assign_roles(eng: Engine, ctx: Context) -> None:
     pos = {u: hex_of(st.units[u]) for u in units}
     for h, w in sorted(ctx.goals.hold.items(), key=lambda kv: (-kv[1], kv[0])):
         hx = Hex.parse(h)
-        if not _near_enemy(ctx, hx, 8):
-            continue                      # no enemy within reach: nothing to garrison against
-        need = 2
-        for uid in sorted(free, key=lambda u: (pos[u].distance(hx), u)):
+        # two defenders where the enemy is near, else one garrison (a slow unit first) against a raid
+        need = 2 if _near_enemy(ctx, hx, 8) else 1
+        for uid in sorted(free, key=lambda u: (pos[u].distance(hx) + (2 if is_motorized(st.units[u]) else 0), u)):
             if need <= 0 or pos[uid].distance(hx) > 10:
                 break
             ctx.role[uid], ctx.why[uid] = h, "hold"
             free.discard(uid)
             need -= 1
+    for obj, ring in sorted(ctx.goals.siege.items(), key=lambda kv: (-ctx.goals.weights.get(kv[0], 0), kv[0])):
+        for r in ring:
+            rh = Hex.parse(r)
+            if not free:
+                break
+            uid = min(free, key=lambda u: (pos[u].distance(rh) / max(1, movement_allowance(st.units[u])), u))
+            ctx.role[uid], ctx.why[uid] = r, "siege"
+            ctx.siege_of[r] = obj
+            free.discard(uid)
     takes = [(Hex.parse(h), w, h) for h, w in ctx.goals.take.items()]
     enemy_hexes = sorted(ctx.enemy_cf, key=lambda x: x.label)
     for uid in sorted(free):
@@ -191,9 +223,11 @@ def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float
     if target:
         t = Hex.parse(target)
         d0, d1 = start.distance(t), h.distance(t)
-        s += (d0 - d1) * (1.5 if why in ("take", "withdraw") else 1.0)
+        s += (d0 - d1) * (1.5 if why in ("take", "withdraw", "siege") else 1.0)
         if d1 == 0:
             s += 4.0 if why != "front" else 0.0
+        elif why == "siege" and d1 == 1:
+            s += 1.5
         if why == "hold" and d1 > 1:
             s -= 1.0
     if why == "withdraw":
@@ -203,10 +237,13 @@ def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float
     threat = ctx.threat.get(h, 0.0)
     if h not in ctx.loc:
         s -= 3.0
+    off = ctx.los_dist.get(h, 0 if h in ctx.loc else LOS_FAR + 1)
+    if off > 2:                       # beyond where an MSU can follow (12.4.1 c): out of general supply next phase
+        s -= (off - 2) * (1.2 if is_motorized(u) else 0.6)
     if threat > 0:
         ratio = threat / max(here, 0.5)
         if ratio > 3:
-            s -= min(6.0, (ratio - 3) * 0.8) * (0.5 if why == "take" else 1.0)
+            s -= min(6.0, (ratio - 3) * 0.8) * (0.5 if why in ("take", "siege") else 1.0)
     # adjacent enemy stacks we could attack at good odds next Combat Phase
     for n in h.neighbours():
         e = ctx.enemy_cf.get(n)
@@ -257,7 +294,10 @@ def best_move(eng: Engine, ctx: Context, uid: str) -> tuple[Action | None, str]:
             ranked.append((-sc, lab, path))
     ranked.sort()
     why = ctx.why.get(uid, "")
-    verb = {"take": "advancing on", "hold": "holding", "front": "closing up toward"}.get(why, "moving toward")
+    verb = {"take": "advancing on", "hold": "holding", "front": "closing up toward",
+            "siege": "cutting off"}.get(why, "moving toward")
+    if why == "siege":
+        target = ctx.siege_of.get(target, target)
     for _sc, lab, path in ranked[:3]:
         act = Action(kind="move", side=side, args={"units": [uid], "path": list(path)})
         if accepted(eng, act) is not None:
@@ -329,7 +369,50 @@ def movement(player: Any, d: Decision, eng: Engine) -> Action | None:
             mem["said"].append(why)
             player.say(f"{side}: " + "; ".join(mem["said"][:3]) + ".")
         return act
+    for uid in _msus(eng, side):
+        if uid in mem["tried"] or uid in moved:
+            continue
+        mem["tried"].add(uid)
+        act = msu_move(eng, ctx, uid)
+        if act is not None:
+            return act
     return _done(d, side)
+
+
+def _msus(eng: Engine, side: str) -> list[str]:
+    from core.rules.status import supply_kind
+    return sorted(u.id for u in eng.state.units_of(side)
+                  if hex_of(u) is not None and supply_kind(u) == "msu" and not u.captured and movement_allowance(u) > 0)
+
+
+def msu_move(eng: Engine, ctx: Context, uid: str) -> Action | None:
+    """12.4.1 c): an MSU on a line of supply extends it 7 MMP: move it, along the lines the other sources give,
+    toward the combat units that are off the lines, never next to the enemy."""
+    st = eng.state
+    side = ctx.side
+    lines = supply.supply_lines(st, side)
+    needy = [hex_of(u) for u in st.units_of(side)
+             if is_combat(u) and hex_of(u) is not None and hex_of(u) not in lines.los]
+    if not needy:
+        return None
+    focus = min(needy, key=lambda h: (sum(h.distance(x) for x in needy), h.label))
+    from core.state import GameState
+    bare = GameState.decode(st.encode())
+    bare.units[uid].loc = "box:Refit:" + side        # the lines the other sources give
+    los = supply.supply_lines(bare, side).los
+    start = hex_of(st.units[uid])
+    best = (start.distance(focus) - 1.5, None)
+    for lab, path in sorted(reachable(eng, side, uid).items()):
+        h = Hex.parse(lab)
+        if h not in los or ctx.threat.get(h, 0.0) > 0 and any(h.distance(e) <= 2 for e in ctx.enemy_cf):
+            continue
+        dd = h.distance(focus)
+        if dd < best[0]:
+            best = (dd, path)
+    if best[1] is None:
+        return None
+    act = Action(kind="move", side=side, args={"units": [uid], "path": list(best[1])})
+    return act if accepted(eng, act) is not None else None
 
 
 def _done(d: Decision, side: str) -> Action | None:
