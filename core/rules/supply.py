@@ -158,63 +158,82 @@ def port_controlled(state: GameState, side: str, h: Hex) -> bool:
 
 
 def supply_lines(state: GameState, side: str, gm: tec.GroundMap | None = None) -> SupplyLines:
-    """Trace every LOS and LOC of ``side`` (12.4)."""
+    """Trace every LOS and LOC of ``side`` (12.4).
+
+    Over the map's step tables by hex id (:meth:`tec.GroundMap.edges`, trucked costs: issue 18); the result is
+    keyed by hexes, in the order the hexes were reached."""
     gm = gm or tec.map_for(state)
     blocked, ends = _trace_limits(state, side, gm)
-    msu_range: dict[Hex, int] = {}
+    hid = tec.hex_id
+    end_ids = {hid(h) for h in ends}
+    stop = {hid(h) for h in blocked} - end_ids        # a line may not enter these (it may end in ``ends``)
+    hexes: dict[int, Hex] = {}
+    msu_range: dict[int, int] = {}
     for u in state.units.values():
         if u.side == side and supply_kind(u) == "msu" and not u.captured and (h := hex_of(u)) is not None:
-            msu_range[h] = max(msu_range.get(h, 0), DISRUPTED_MSU_LOS if u.disrupted else MSU_LOS)
-    out = SupplyLines(side=side)
+            k = hid(h)
+            msu_range[k] = max(msu_range.get(k, 0), DISRUPTED_MSU_LOS if u.disrupted else MSU_LOS)
+    graph, edges_of = gm.adjacency(), gm.edges
+    costs = gm.type_costs("trucked")
     # LOS: a Dijkstra that maximises the remaining range; an MSU reached resets it (12.4.1 Important)
-    heap: list[tuple[int, int, Hex, str]] = []
+    los: dict[int, tuple[int, str]] = {}
+    heap: list[tuple[int, int, int, str]] = []
     order = 0
     for h, rng, name in _sources(state, side, loc=False):
-        if h in blocked and h not in ends:
+        k = hid(h)
+        if k in stop:
             continue
-        rng = max(rng, msu_range.get(h, 0))
-        heapq.heappush(heap, (-rng, order, h, name))
+        hexes[k] = h
+        rng = max(rng, msu_range.get(k, 0))
+        heapq.heappush(heap, (-rng, order, k, name))
         order += 1
+    heappop, heappush = heapq.heappop, heapq.heappush
     while heap:
-        neg, _, h, name = heapq.heappop(heap)
+        neg, _, h, name = heappop(heap)
         rem = -neg
-        if h in out.los and out.los[h][0] >= rem:
+        cur = los.get(h)
+        if cur is not None and cur[0] >= rem:
             continue
-        out.los[h] = (rem, name)
-        if h in ends:
+        los[h] = (rem, name)
+        if h in end_ids:
             continue                    # 11.4: the line ends here, it does not go through
-        for n, cost, _ in gm.steps("trucked", h):
-            if n in blocked and n not in ends:
+        for n, nh, kind, lab in graph.get(h) or edges_of(h):
+            if n in stop:
                 continue
+            cost = costs[kind][0]
             if cost is None or cost > rem:
                 continue
             r2 = rem - cost
             src = name
             if msu_range.get(n, 0) > r2:
-                r2, src = msu_range[n], f"MSU at {n.label} ({name})"
-            if n not in out.los or out.los[n][0] < r2:
-                heapq.heappush(heap, (-r2, order, n, src))
+                r2, src = msu_range[n], f"MSU at {lab} ({name})"
+            cur = los.get(n)
+            if cur is None or cur[0] < r2:
+                hexes[n] = nh
+                heappush(heap, (-r2, order, n, src))
                 order += 1
     # LOC: any length (12.4.2)
+    loc: dict[int, str] = {}
     frontier = []
     for h, _, name in _sources(state, side, loc=True):
-        if (h not in blocked or h in ends) and h not in out.loc:
-            out.loc[h] = name
-            frontier.append(h)
+        k = hid(h)
+        if k not in stop and k not in loc:
+            hexes[k] = h
+            loc[k] = name
+            frontier.append(k)
     while frontier:
         nxt = []
         for h in frontier:
-            if h in ends:
+            if h in end_ids:
                 continue                # 11.4: the line ends here, it does not go through
-            for n, cost, _ in gm.steps("trucked", h):
-                if n in out.loc or (n in blocked and n not in ends):
+            for n, nh, kind, _ in graph.get(h) or edges_of(h):
+                if n in loc or n in stop or costs[kind][0] is None:
                     continue
-                if cost is None:
-                    continue
-                out.loc[n] = out.loc[h]
+                hexes[n] = nh
+                loc[n] = loc[h]
                 nxt.append(n)
         frontier = nxt
-    return out
+    return SupplyLines(side=side, los={hexes[k]: v for k, v in los.items()}, loc={hexes[k]: v for k, v in loc.items()})
 
 
 def _adjacent_exception(lines: dict, u: UnitState, h: Hex) -> bool:

@@ -267,14 +267,20 @@ class GroundMap:
     def _derived_edges(self, h: Hex, hid: int) -> tuple[tuple[int, Hex, int, str], ...]:
         """:meth:`_edges_of` from the base map's edges: the same steps, their kinds told the weather facts."""
         assert self.base is not None
+        remap = self._misc_cache.get("remap")
+        if remap is None:
+            remap = self._misc_cache["remap"] = {}
         base_kinds = self.base._kinds()[0]
         wx = self.weather
+        on_c = h.label[:1] == "C"
         out = []
         for nid, n, k, lab in self.base.edges(hid):
-            key = base_kinds[k]
-            if wx:
-                key = key[:3] + (self._in_weather_area(n), h.label[:1] == "C" and lab[:1] == "C")
-            out.append((nid, n, self._kind(key), lab))
+            facts = (k, self._in_weather_area(n), on_c and lab[:1] == "C") if wx else k
+            kind = remap.get(facts)
+            if kind is None:
+                key = base_kinds[k]
+                kind = remap[facts] = self._kind(key[:3] + facts[1:] if wx else key)
+            out.append((nid, n, kind, lab))
         return tuple(out)
 
     def _in_weather_area(self, n: Hex) -> bool:
@@ -597,9 +603,16 @@ def finished_roads(map_mods: list) -> list[list[str]]:
 def built_road_edges(state: Any) -> frozenset[Hexside]:
     """18.3: the hexsides of the roads built so far (``vars["roads_built"][marker]`` = consecutive hexes, one list
     per road and side, ``construction.road_marker_name``)."""
-    out = set()
     v = getattr(state, "vars", {}) or {}
-    for labels in [*v.get("roads_built", {}).values(), *finished_roads(v.get("map_mods") or [])]:
+    roads = [*v.get("roads_built", {}).values(), *finished_roads(v.get("map_mods") or [])]
+    return _road_edges(tuple(tuple(labels) for labels in roads)) if roads else frozenset()
+
+
+@cache
+def _road_edges(roads: tuple[tuple[str, ...], ...]) -> frozenset[Hexside]:
+    """The hexsides along ``roads`` (each a line of consecutive hex labels); cached: pure."""
+    out = set()
+    for labels in roads:
         hexes = [Hex.parse(x) for x in labels]
         out.update(Hexside.between(a, b) for a, b in zip(hexes, hexes[1:]) if a.distance(b) == 1)
     return frozenset(out)
