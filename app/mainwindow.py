@@ -211,6 +211,7 @@ class MainWindow(QMainWindow):
         self.computer.thinking.connect(self._computer_thinking)
         self.computer.planned.connect(self._computer_planned)
         self.computer.played.connect(self._computer_played)
+        self.computer.pausedChanged.connect(lambda _p: self._sync_computer_actions())
         self.computer.unavailable.connect(lambda text: (self.status.showMessage(text, 15000), self._sync_computer_actions()))
         self._computer_routes: list[tuple[list[str], str, str]] = []   # the computer's last move, drawn on the map
 
@@ -402,16 +403,14 @@ class MainWindow(QMainWindow):
         if action.kind in ("move", "oasis_move") and path:
             start = next((before[u] for u in before if geo.rec_of(str(before[u])) is not None), None)
             route = ([str(start)] if start is not None and str(start) != path[0] else []) + path
-            routes.append((route, "#c27ba0", f"{action.side} moved"))
-        elif action.kind == "declare" and action.args.get("hexes"):
-            start = next((before[u] for u in before if geo.rec_of(str(before[u])) is not None), None)
-            if start is not None:
-                routes.append(([str(start), str(action.args["hexes"][0])], "#e06666", f"{action.side} attacks"))
+            routes.append((route, "#c27ba0", f"{self.board.units_text(list(before))} moved"))
+        # (its declared attacks are drawn with their odds like anyone's, and its combats open the combat panel)
         self._computer_routes = routes
+        if routes and self.computer.speed != "instant":
+            self.select_hex(routes[0][0][-1])       # the stack it moved, in the stack inspector
+            self._keep_in_view(routes[0][0])
         if routes:
             self._update_combat(self.ctl.pending())
-            if self.computer.speed != "instant":
-                self._keep_in_view(routes[0][0])
         self._show_computer_state()
 
     def _show_computer_state(self) -> None:
@@ -423,7 +422,7 @@ class MainWindow(QMainWindow):
         side = ctl.computer_side()
         plan = self.computer.plan
         if side is not None:
-            doing = "paused — Game ▸ Computer ▸ Resume" if self.computer.paused else "thinking…"
+            doing = "paused (Game ▸ Computer ▸ Resume the computer)." if self.computer.paused else "thinking…"
             text = f"Computer ({side}, {ctl.computer[side]}): {doing}" + (f"  ·  {plan}" if plan else "")
             self.prompt.hint.setText(f"The computer plays the {side} side: {doing}"
                                      + (f" Its plan: {plan}" if plan else ""))
@@ -469,15 +468,11 @@ class MainWindow(QMainWindow):
         for speed, a in self.a_computer_speed.items():
             a.setChecked(speed == self.computer.speed)
         self.a_pause.setEnabled(bool(self.ctl.computer) and not self.ctl.remote_mode)
-        self.a_pause.blockSignals(True)
-        self.a_pause.setChecked(self.computer.paused)
-        self.a_pause.blockSignals(False)
+        self.a_pause.setText("Resume the computer" if self.computer.paused else "Pause the computer")
         self._show_computer_state()
 
-    def _toggle_pause(self, on: bool) -> None:
-        self.computer.set_paused(bool(on))
-        self.a_pause.setText("Resume the computer" if on else "Pause the computer")
-        self._show_computer_state()
+    def _toggle_pause(self) -> None:
+        self.computer.set_paused(not self.computer.paused)
 
     def _notice(self, text: str) -> None:
         self.status.showMessage(text, 8000)
@@ -804,7 +799,7 @@ class MainWindow(QMainWindow):
                              None, "How long each of the computer's moves stays in view before its next one", True)
             for speed in computer_ui.SPEEDS}
         self.a_pause = self._act("Pause the computer", self._toggle_pause, "Ctrl+Shift+P",
-                                 "Stop the computer after its current move (and let it go on)", True)
+                                 "Stop the computer after its current move (and let it go on)")
         for i, key in enumerate(("F2", "F3", "F4", "F5")):
             self._act(f"Show tab {i + 1}", lambda _=False, i=i: self.tabs.setCurrentIndex(i), key)
 

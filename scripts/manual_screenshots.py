@@ -17,6 +17,7 @@ import argparse
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -30,6 +31,8 @@ SHOTS = [
     "combat-result.png", "supply-overlay.png", "offmap-display.png", "cards-panel.png", "dashboard.png",
     "replay-controls.png", "stack-inspector.png", "hotseat-passwords.png", "host-dialog.png", "join-dialog.png",
     "rules-viewer.png",
+    # chapter "Playing against the computer" (issue 21)
+    "computer-new-game.png", "computer-menu.png", "computer-move.png", "computer-combat.png", "computer-host.png",
 ]
 
 SCENARIO, SEED = "sonnenblume", 1
@@ -159,9 +162,122 @@ def walk_turn(win, ctl) -> None:
     assert ctl.state().gt == start + 2, f"the walk stopped in GT {ctl.state().gt}"
 
 
+def computer_chapter(sh: Shooter, qapp, folder: Path) -> None:
+    """The chapter "Playing against the computer": a Sonnenblume game where the computer plays the Axis (the real
+    opponent, quick): the New game dialog, Game ▸ Computer, one of its moves with its path and plan, one of its
+    combats in the docked panel, and the Host dialog with the computer seated."""
+    from PySide6.QtCore import QEventLoop, QPoint, Qt, QTimer
+
+    from app.dialogs import NewGameDialog
+    from app.mainwindow import MainWindow
+
+    win = MainWindow()
+    win.resize(1600, 980)
+    win.show()
+    sh.settle()
+    dlg = NewGameDialog(win, folder)
+    row = next(i for i in range(dlg.list.count()) if dlg.list.item(i).data(Qt.UserRole) == SCENARIO)
+    dlg.list.setCurrentRow(row)
+    dlg._show()
+    dlg.set_player("Axis", "computer")
+    dlg.path.setText("/home/player/Documents/sonnenblume-vs-computer.dfd")
+    dlg.show()
+    sh.save(dlg, "computer-new-game.png")
+    dlg.close()
+
+    ctl = win.ctl
+    win.computer.set_speed("normal")
+    from core.computer import make_computer
+    win.computer.factory = lambda side, _seed, setting: make_computer(side, SEED, setting)   # the same pictures
+    ctl.new_game(folder / "vs-computer.dfd", SCENARIO, seed=SEED, computer=dlg.computer_sides())
+    sh.settle()
+    assert ctl.computer == {"Axis": "quick"} and ctl.seat == "Allied"
+    # the Allied set-up, placed by the person as in chapter 4; no hand-over cover follows: the computer plays on
+    for lab in ("C2331", "C2330", "C2332", "C2410", "C2310"):
+        win.hex_clicked(lab, Qt.LeftButton)
+        sh.settle(1)
+    assert not win.cover.isVisible(), "no hand-over to the computer's side"
+
+    # ---- Game ▸ Computer, opened over the window
+    sh.settle()
+    menu = win.computer_menu
+    menu.popup(win.mapToGlobal(QPoint(260, 30)))
+    sh.settle()
+    sh.save(menu, "computer-menu.png")
+    menu.hide()
+
+    # ---- the computer's turn: the first ground move (path and plan), then the first combat (docked panel)
+    state = {"move": False, "combat": 0}
+
+    def wait_until(pred, seconds: float) -> bool:
+        end = time.monotonic() + seconds
+        while not pred() and time.monotonic() < end:
+            loop = QEventLoop()
+            QTimer.singleShot(20, loop.quit)
+            loop.exec()
+        return pred()
+
+    def played(action, _before) -> None:
+        if action.kind == "move" and not state["move"]:
+            state["move"] = True
+            win.computer.set_paused(True)
+
+    win.computer.played.connect(played)
+    assert wait_until(lambda: state["move"], 300), "the computer made no ground move"
+    sh.save(win, "computer-move.png")
+    print("  the computer's plan:", win.computer.plan)
+    win.computer.set_paused(False)
+
+    def combat_stage() -> int:
+        """0: no combat shown; 1: a combat decision in the docked panel; 2: the same after its die roll."""
+        d = ctl.pending()
+        if d is None or not d.kind.startswith("combat_") or d.kind == "combat_declare" or not win.dock_combat.isVisible():
+            return 0
+        info = win.combat_dlg.info
+        return 2 if info and info.frame and info.frame.get("die") else 1
+
+    def pause_in_combat() -> None:
+        stage = combat_stage()
+        if stage > state["combat"]:
+            state["combat"] = stage
+            win.computer.set_paused(True)
+
+    ctl.changed.connect(pause_in_combat)
+    for _ in range(3000):
+        if win.computer.paused:                # a combat in the panel: its picture (again after the die roll)
+            sh.settle()
+            sh.save(win, "computer-combat.png")
+            win.computer.set_paused(False)
+        if state["combat"] == 2 or ctl.pending() is None or ctl.state().gt > 10:
+            break
+        d = ctl.pending()
+        if win.cover.isVisible():
+            win.cover.button.click()
+        if d is not None and ctl.can_act(d) and not win.computer.busy:
+            win.choose_option(next((o for o in d.options if o.action.kind == "done"), d.options[0]))
+        wait_until(lambda: win.computer.busy is False, 30)
+        sh.settle(1)
+    assert state["combat"], "the computer made no attack in its first turn"
+    win.computer.set_paused(False)
+    win.computer.shutdown()
+
+    # ---- File ▸ Host this campaign… on this game: the computer keeps its seat, you take the Allied one
+    from net.testing import free_port
+
+    host = win.host_dialog()
+    host.port.setValue(free_port())
+    host.announce.setChecked(False)
+    host.resize(900, 680)
+    sh.save(host, "computer-host.png")
+    host.hide()
+    win.close()
+    sh.settle(1)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "manual")
+    ap.add_argument("--only", choices=["computer"], help="render one chapter's pictures only")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="dfd-manual-"))
     for var, sub in (("DFD_CONFIG_DIR", "config"), ("DFD_DATA_DIR", "data"), ("DFD_KEY_DIR", "keys"),
@@ -181,6 +297,12 @@ def main(argv: list[str] | None = None) -> int:
     theme.apply_style(qapp)
     args.out.mkdir(parents=True, exist_ok=True)
     sh = Shooter(qapp, args.out)
+
+    if args.only == "computer":
+        computer_chapter(sh, qapp, tmp / "data")
+        for p in sh.done:
+            print(p.relative_to(ROOT) if p.is_relative_to(ROOT) else p)
+        return 0
 
     win = MainWindow()
     win.resize(1600, 980)
@@ -386,6 +508,7 @@ def main(argv: list[str] | None = None) -> int:
 
     win.close()
     sh.settle(1)
+    computer_chapter(sh, qapp, tmp / "data")
     missing = [n for n in SHOTS if not (args.out / n).exists()]
     for p in sh.done:
         print(p.relative_to(ROOT) if p.is_relative_to(ROOT) else p)
