@@ -40,8 +40,23 @@ class RandomBot:
         return self.rng.choice(decision.options).action
 
 
+def pass_choice(decision: Decision) -> Action:
+    """The do-nothing answer: "done" when offered; else the first option that does not cancel something already
+    chosen (a combat declaration, 14.0: a declaration the phase still requires leaves no "done", and taking the
+    first option - a cancel - would declare and cancel for ever); else the first option."""
+    opts = decision.options
+    for o in opts:
+        if o.action.kind == "done":
+            return o.action
+    for o in opts:
+        if o.action.kind != "cancel":
+            return o.action
+    return opts[0].action
+
+
 class PassBot:
-    """Always takes the first option (usually "done"): the quickest way through a turn."""
+    """Does nothing it may leave undone: :func:`pass_choice` ("done" when offered, else the first option that
+    cancels nothing, else the first option) - the quickest way through a turn."""
 
     name = "pass"
     plan = ""
@@ -50,7 +65,7 @@ class PassBot:
         self.side = side
 
     def choose(self, decision: Decision, engine: "Engine | None" = None) -> Action:
-        return decision.options[0].action
+        return pass_choice(decision)
 
 
 #: the weakest odds the greedy bot attacks at, as the attack-to-defence strength ratio of the odds preview (14.3)
@@ -126,13 +141,14 @@ class GreedyBot:
       again; otherwise it says done.  When a declaration is still required (the decision offers no "done"), it
       declares the best one whatever its odds.
     * Movement Phase (13.0): one unit at a time, each combat unit on the map not moved yet is moved along the
-      engine's own path (the ``reachable`` query) to the reachable hex closest to its nearest objective
+      engine's own cheapest legal paths (``movement.reachable_paths``, what the ``reachable`` query reads) to the
+      reachable hex closest to its nearest objective
       (:func:`objective_hexes`: the scenario's victory data; the nearest one its side does not control, or the
-      nearest one when it controls them all), when that is closer than where it stands; never
-      into an enemy hex (no overrun).  Every move is first tried on a fork of the engine
+      nearest one when it controls them all), when that is closer than where it stands (ties: the
+      shorter path); never into an enemy hex (no overrun).  Every move is first tried on a fork of the engine
       (:meth:`core.engine.Engine.fork`); a unit whose move is refused is left where it is.  Then done.
     * Every other decision (set-up, cards, reinforcements, air, naval, reaction, losses, retreats, advances,
-      refit...): the "done" option when offered, else the first option - what :class:`PassBot` does.
+      refit...), and a declaration or move it does not want: what :class:`PassBot` does (:func:`pass_choice`).
     """
 
     name = "greedy"
@@ -154,7 +170,7 @@ class GreedyBot:
             act = self._advance(decision, engine, side)
             if act is not None:
                 return act
-        return _done_or_first(decision)
+        return pass_choice(decision)
 
     # ------------------------------------------------------------------ combat
     def _attack(self, decision: Decision, engine: "Engine") -> Action | None:
@@ -185,6 +201,7 @@ class GreedyBot:
         from core.decisions import IllegalAction
         from core.dice import SampledDice
         from core.rules.combat import combat_units
+        from core.rules.movement import MoveOptions, reachable_paths
 
         st = engine.state
         if side not in self._objectives:
@@ -201,6 +218,7 @@ class GreedyBot:
         tried = self._tried[1]
         moved = decision.context.get("moved", {})
         enemy = {u.loc for u in st.units.values() if u.side != side}
+        cache: dict = {}                    # one state for every search of this decision (13.0 reachable_paths)
         for uid in combat_units(st, side):
             if uid in tried or uid in moved:
                 continue
@@ -208,16 +226,16 @@ class GreedyBot:
             here = Hex.parse(st.units[uid].loc)
             near = min(goals, key=lambda g: (here.distance(g), g.label))
             try:
-                reach = engine.query("reachable", units=[uid], with_paths=True)
+                reach = reachable_paths(st, side, [uid], MoveOptions(), cache=cache)
             except IllegalAction:
                 continue
             best = None
-            for lab, v in sorted(reach.items()):
-                if lab in enemy or not v.get("path"):
+            for lab, path in sorted(reach.items()):
+                if lab in enemy or not path:
                     continue
                 d = Hex.parse(lab).distance(near)
-                if d < here.distance(near) and (best is None or (d, v["mp"]) < best[0]):
-                    best = ((d, v["mp"]), v["path"])
+                if d < here.distance(near) and (best is None or (d, len(path)) < best[0]):
+                    best = ((d, len(path)), path)
             if best is None:
                 continue
             act = Action(kind="move", side=side, args={"units": [uid], "path": list(best[1])})
@@ -227,13 +245,6 @@ class GreedyBot:
                 continue
             return act
         return None
-
-
-def _done_or_first(decision: Decision) -> Action:
-    for o in decision.options:
-        if o.action.kind == "done":
-            return o.action
-    return decision.options[0].action
 
 
 BOTS = {"random": RandomBot, "pass": PassBot, "greedy": GreedyBot}

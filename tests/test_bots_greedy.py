@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from core.bots import GREEDY_MIN_ODDS, GreedyBot, PassBot, objective_hexes
-from core.decisions import ALLIED, AXIS
+from core.bots import GREEDY_MIN_ODDS, GreedyBot, PassBot, objective_hexes, pass_choice
+from core.decisions import ALLIED, AXIS, Action, Decision, Option
 from core.engine import Engine
 from core.hexgrid import Hex
 from core.newgame import initial_state
@@ -77,13 +77,25 @@ def test_greedy_declares_the_best_odds_attack_worth_taking_and_moves_toward_an_o
     assert moves and (declared or done_with_offers)
 
 
-def test_greedy_answers_other_decisions_with_done_or_the_first_option():
+def test_greedy_answers_other_decisions_as_the_pass_bot():
     eng = _engine("sonnenblume")
     bot = GreedyBot(1, eng.pending().side)
     d = eng.pending()
     assert d.kind not in ("movement", "combat_declare")
-    done = [o.action for o in d.options if o.action.kind == "done"]
-    assert bot.choose(d, eng) == (done[0] if done else d.options[0].action)
+    assert bot.choose(d, eng) == pass_choice(d) == PassBot().choose(d)
+
+
+def test_pass_choice_prefers_done_and_never_cancels_when_it_can_do_otherwise():
+    """14.0: a Combat Phase that still requires a declaration offers no "done"; after the one declaration offered
+    the options are a cancel and "done" (the first option, a cancel, would loop for ever: Desert Fox, seed 1)."""
+    def dec(*kinds):
+        return Decision(side=AXIS, kind="combat_declare", prompt="", rule="14.0",
+                        options=tuple(Option(action=Action(kind=k, side=AXIS), label=k) for k in kinds))
+
+    assert pass_choice(dec("cancel", "done")).kind == "done"
+    assert pass_choice(dec("cancel", "declare")).kind == "declare"
+    assert pass_choice(dec("cancel")).kind == "cancel"
+    assert pass_choice(dec("declare", "cancel", "done")).kind == "done"
 
 
 def test_same_seed_same_greedy_game():
