@@ -40,14 +40,26 @@ def _target(engine: "Engine") -> Hex | None:
     return min(pool, key=lambda h: (h.distance(entry), h.label)) if pool else None
 
 
+#: (log length, entry, class, MA) -> paths: units of one class and allowance share the search of a position
+_PATHS: dict[tuple, dict[str, list[str]]] = {}
+
+
 def _paths_from(engine: "Engine", uid: str, entry: str) -> dict[str, list[str]]:
     """The engine's cheapest paths for ``uid`` standing on ``entry`` (a copy of the state; full allowance)."""
     from core.rules.movement import MoveOptions, reachable_paths
+    from core.rules.status import movement_allowance, tec_class
     from core.state import GameState
 
-    copy = GameState.decode(engine.state.encode())
-    copy.units[uid].loc = entry
-    return reachable_paths(copy, ALLIED, [uid], MoveOptions())
+    u = engine.state.units[uid]
+    key = (engine.state.hash(), entry, tec_class(u), movement_allowance(u))
+    hit = _PATHS.get(key)
+    if hit is None:
+        copy = GameState.decode(engine.state.encode())
+        copy.units[uid].loc = entry
+        if len(_PATHS) > 64:
+            _PATHS.clear()
+        hit = _PATHS[key] = reachable_paths(copy, ALLIED, [uid], MoveOptions())
+    return hit
 
 
 def _entry_move(engine: "Engine", uid: str, target: Hex) -> Action | None:

@@ -49,6 +49,21 @@ def trial(engine: "Engine", action: Action) -> bool:
     return True
 
 
+def paths(engine: "Engine", units: list[str]) -> dict[str, list[str]]:
+    """Hex -> the cheapest path a ``move`` of ``units`` accepts this phase (the engine's search behind the
+    ``reachable`` query, without re-tracing each path for its MP cost)."""
+    from core.rules import movement
+
+    st = engine.state
+    if not units:
+        return {}
+    try:
+        return dict(movement.reachable_paths(st, st.units[units[0]].side, list(units),
+                                             movement._query_opts(engine, False, False)))
+    except IllegalAction:
+        return {}
+
+
 def unit_worth(uid: str, steps: int | None = None) -> float:
     """A rough worth of a combat unit: its combat factor per step, artillery and anti-tank, morale (lower is
     better, 8.1), and mobility."""

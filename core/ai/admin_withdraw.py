@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from core.ai.admin_util import my_options, pass_action, plan_line, trial
+from core.ai.admin_util import my_options, pass_action, paths, plan_line, trial
 from core.decisions import ALLIED, Action, Decision
 from core.hexgrid import Hex
 from core.rules import transport
@@ -120,10 +120,10 @@ def _exits(engine: "Engine", uid: str, due_now: bool) -> list[Action]:
     out: list[Action] = []
     if not due_now:
         out.append(Action(kind="rail", side=ALLIED, args={"units": [uid], "to": transport.NRV}))
-    reach = engine.query("reachable", units=[uid], with_paths=True)
+    reach = paths(engine, [uid])
     cands: list[tuple[float, str, list[str]]] = []
     here = h.label if h is not None else ""
-    targets = [(here, 0.0, [])] + [(lab, v["mp"], v["path"]) for lab, v in reach.items()]
+    targets = [(here, 0.0, [])] + [(lab, float(len(p)), p) for lab, p in reach.items()]
     gm = None
     if due_now:
         from core.rules import tec
@@ -165,14 +165,13 @@ def _approach(engine: "Engine", uid: str, due_now: bool) -> Action | None:
     h = hex_of(u)
     if h is None:
         return None
-    reach = engine.query("reachable", units=[uid], with_paths=True)
     best = None
     now = exit_distance(h, due_now)
-    for lab, v in sorted(reach.items()):
+    for lab, p in sorted(paths(engine, [uid]).items()):
         d = exit_distance(Hex.parse(lab), due_now)
-        key = (d, v["mp"])
+        key = (d, len(p))
         if d < now and (best is None or key < best[0]):
-            best = (key, v["path"])
+            best = (key, p)
     if best is None:
         return None
     return Action(kind="move", side=ALLIED, args={"units": [uid], "path": list(best[1])})

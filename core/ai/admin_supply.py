@@ -1,0 +1,184 @@
+"""The supply train (12.2, 12.4) for the admin AI: MSU, dumps and forward bases follow the front.
+
+A unit is in general supply when it traces a line of supply to a source: 14 MMP from an active base, 7 MMP from
+an MSU that is itself on a line, in chains (12.4.1); combat supply is a dump expended within 7 MMP of the combat
+(12.6.1).  The ground AI moves the combat units; at the start of each of its side's Movement Phases the admin AI
+plans, once, where its MSU go (:func:`supply_move`):
+
+* each MSU on the map (the rearmost first) moves to a hex that is on the side's current line of supply, safe
+  from the enemy (2+ hexes, 3+ unless stacked with a friendly combat unit), as near the front (the friendly
+  combat units nearest the enemy) as it can reach, spread 3+ hexes from the other MSU's new hexes;
+* an MSU standing with a dump that no dump near the front backs carries it along (13.7 transport: the dump
+  moves in the MSU's stack), so that combat supply is at hand;
+* MSU waiting in the NRV Box come up by an NRV entry hex onto the Allied line of supply (22.1);
+* where an MSU and a dump stand together with a friendly combat unit 12+ hexes from every friendly base and 3+
+  from the enemy, and the side keeps another MSU, they become a base (12.2.3) that a dump activates in the next
+  Allocation Phase (IV.1, :func:`core.ai.admin._activate_bases`).
+
+The lines are the engine's own (``supply.supply_lines``), the paths its ``reachable`` search; every move is tried
+on a copy first (:func:`core.ai.admin_util.trial`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from core.ai.admin_util import enemy_hexes, nearest, paths, plan_line, trial
+from core.decisions import ALLIED, Action, Decision
+from core.hexgrid import Hex
+from core.rules import supply, transport
+from core.rules.status import hex_of, is_combat, supply_kind
+
+if TYPE_CHECKING:
+    from core.engine import Engine
+
+#: an MSU moves only when it gets at least this many hexes nearer the front
+MIN_GAIN = 2
+#: the MSU's new hexes are this far apart at least (each covers about 7 MMP)
+SPREAD = 3
+#: a forward base is made this far (hexes) from every friendly base at least
+BASE_GAP = 12
+
+
+def _front(engine: "Engine", side: str) -> list[Hex]:
+    """The friendly combat units nearest the enemy (within 6 hexes of the nearest), else all of them."""
+    st = engine.state
+    enemy = enemy_hexes(engine, side)
+    own = sorted({h for u in st.units.values() if u.side == side and is_combat(u) and (h := hex_of(u)) is not None},
+                 key=lambda h: h.label)
+    if not own or not enemy:
+        return own
+    d0 = min(nearest(h, enemy) for h in own)
+    return [h for h in own if nearest(h, enemy) <= d0 + 6]
+
+
+def _memo(player: Any, engine: "Engine") -> dict:
+    st = engine.state
+    key = (st.gt, st.phase, st.step, player.side)
+    memo = getattr(player, "_admin_supply", None)
+    if memo is None or memo.get("key") != key:
+        memo = {"key": key, "planned": False, "queue": []}
+        player._admin_supply = memo
+    return memo
+
+
+def _safe(engine: "Engine", side: str, h: Hex, enemy: list[Hex]) -> bool:
+    d = nearest(h, enemy)
+    if d >= 3:
+        return True
+    return d >= 2 and any(u.side == side and is_combat(u) for u in engine.state.units_at(h.label))
+
+
+def _plan(engine: "Engine", side: str) -> list[tuple[Action, str]]:
+    """The phase's supply moves, in order, each with its plan sentence."""
+    st = engine.state
+    enemy = enemy_hexes(engine, side)
+    front = _front(engine, side)
+    if not front:
+        return []
+    los = supply.supply_lines(st, side).los
+    out: list[tuple[Action, str]] = []
+    taken: list[Hex] = []
+    units = [u for u in st.units.values() if u.side == side and not u.captured]
+    dumps_at = {}
+    for u in units:
+        if supply_kind(u) == "dump" and hex_of(u) is not None:
+            dumps_at.setdefault(u.loc, []).append(u.id)
+    dump_near_front = any(nearest(Hex.parse(lab), front) <= 3 for lab in dumps_at)
+    bases = [h for u in units if supply_kind(u) == "base" and (h := hex_of(u)) is not None]
+    msus = sorted((u for u in units if supply_kind(u) == "msu" and hex_of(u) is not None),
+                  key=lambda u: (-nearest(hex_of(u), front), u.id))
+    n_msu = len(msus) + sum(1 for u in units if supply_kind(u) == "msu" and u.loc == transport.NRV)
+    # 12.2.3: a forward base where an MSU, a dump and a combat unit stand far from every base
+    for u in msus:
+        h = hex_of(u)
+        if (n_msu >= 2 and u.loc in dumps_at and nearest(h, bases) >= BASE_GAP and nearest(h, enemy) >= 3
+                and any(x.side == side and is_combat(x) for x in st.units_at(u.loc))
+                and not any(supply_kind(x) == "base" for x in st.units_at(u.loc))):
+            out.append((Action(kind="create_base", side=side, args={"hex": u.loc}),
+                        f"an MSU and a dump become a base at {u.loc}, {nearest(h, bases)} hexes ahead of the last "
+                        "one (12.2.3)"))
+            n_msu -= 1
+            bases.append(h)
+            msus = [m for m in msus if m.loc != u.loc]
+    for u in msus:
+        h = hex_of(u)
+        carry = [] if dump_near_front else dumps_at.get(u.loc, [])[:1]
+        stack = [u.id] + carry
+        now = nearest(h, front)
+        best = None
+        for lab, path in sorted(paths(engine, stack).items()):
+            x = Hex.parse(lab)
+            if x not in los or not _safe(engine, side, x, enemy):
+                continue
+            d = nearest(x, front)
+            key = (d + (SPREAD if nearest(x, taken) < SPREAD else 0), len(path), lab)
+            if best is None or key < best[0]:
+                best = (key, path, x)
+        if best is None or best[0][0] > now - MIN_GAIN:
+            taken.append(h)
+            continue
+        taken.append(best[2])
+        if carry:
+            dumps_at[u.loc].remove(carry[0])
+            dump_near_front = nearest(best[2], front) <= 3
+        what = f"{u.id}" + (f" with {carry[0]}" if carry else "")
+        out.append((Action(kind="move", side=side, args={"units": stack, "path": list(best[1])}),
+                    f"{what} follows the front to {best[2].label}, on the line of supply (12.4.1)"))
+    if side == ALLIED:
+        out += _nrv_msus(engine, los, front, enemy, taken)
+    return out
+
+
+def _nrv_msus(engine: "Engine", los: dict, front: list[Hex], enemy: list[Hex],
+              taken: list[Hex]) -> list[tuple[Action, str]]:
+    """22.1: Allied MSU in the NRV Box come onto the line of supply toward the front."""
+    from core.ai.admin_enter import _paths_from
+
+    st = engine.state
+    out: list[tuple[Action, str]] = []
+    msus = sorted(u.id for u in st.units_at(transport.NRV) if u.side == ALLIED and supply_kind(u) == "msu")
+    for uid in msus[:3]:
+        best = None
+        for entry in sorted(transport.NRV_ENTRIES):
+            for lab, path in _paths_from(engine, uid, entry).items():
+                x = Hex.parse(lab)
+                if x not in los or not _safe(engine, ALLIED, x, enemy):
+                    continue
+                key = (nearest(x, front) + (SPREAD if nearest(x, taken) < SPREAD else 0), len(path), lab)
+                if best is None or key < best[0]:
+                    best = (key, [entry] + [p for p in path if p != entry], x)
+        if best is None:
+            continue
+        taken.append(best[2])
+        out.append((Action(kind="move", side=ALLIED, args={"units": [uid], "path": best[1], "enter": transport.NRV}),
+                    f"{uid} comes up from the NRV to carry the line of supply toward the front (22.1, 12.4.1)"))
+    return out
+
+
+def supply_move(player: Any, decision: Decision, engine: "Engine") -> Action | None:
+    """The next supply-train move of this Movement Phase (planned at its first ask), or None."""
+    if decision.kind != "movement" or decision.side != player.side:
+        return None
+    memo = _memo(player, engine)
+    if not memo["planned"]:
+        memo["planned"] = True
+        memo["queue"] = _plan(engine, player.side)
+    while memo["queue"]:
+        a, why = memo["queue"].pop(0)
+        if trial(engine, a):
+            plan_line(player, why)
+            return a
+        if a.kind == "move" and a.args.get("enter"):
+            cut = _shorter(engine, a)
+            if cut is not None:
+                plan_line(player, why)
+                return cut
+    return None
+
+
+def _shorter(engine: "Engine", a: Action) -> Action | None:
+    """An NRV entry cut shorter until the engine accepts it (the entry costs part of the allowance)."""
+    from core.ai.admin_enter import _road_move
+
+    return _road_move(a.args["units"][0], list(a.args["path"]), engine)
