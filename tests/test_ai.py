@@ -33,6 +33,65 @@ def test_ai_plays_sonnenblume_to_the_end_as_both_sides():
 
 
 def test_same_seed_and_setting_give_the_same_game():
-    a, _ = play("sonnenblume", 5, limit=250)
-    b, _ = play("sonnenblume", 5, limit=250)
+    a, _ = play("sonnenblume", 5, limit=150)
+    b, _ = play("sonnenblume", 5, limit=150)
     assert a.hash() == b.hash() and len(a.log) == len(b.log)
+
+
+# --------------------------------------------------------------------------- hand-built positions
+from core.decisions import Action  # noqa: E402
+from core.hexgrid import Hex  # noqa: E402
+from core.rules import supply  # noqa: E402
+from core.state import Frame, GameState, UnitState  # noqa: E402
+
+
+def position(units: list[tuple], phase: int, step: int) -> Engine:
+    """A GT 10 position (weather rules off) with ``units`` = (id, side, hex, steps[, fields]) at ``phase``/``step``;
+    the engine asks the step's own decision.  Play-path tests above reach the same decisions from a scenario."""
+    us = {u[0]: UnitState(id=u[0], side=u[1], loc=u[2], steps=u[3], **(u[4] if len(u) > 4 else {})) for u in units}
+    return Engine(GameState(scenario="test", seed=1, gt=10, phase=phase, step=step, initiative="Axis",
+                            first_player="Axis", surprise=False, end_gt=99, units=us, vars={"weather_rules": False},
+                            stack=[Frame(proc="turn")]))
+
+
+def answers(eng: Engine, side: str, n: int = 10) -> list[Action]:
+    """The AI's answers to the pending decisions of ``side`` until it says done (each applied)."""
+    ai = AIPlayer(side, 1)
+    out = []
+    for _ in range(n):
+        d = eng.pending()
+        a = ai.choose(d, eng)
+        eng.apply(a)
+        out.append(a)
+        if a.kind == "done":
+            break
+    return out
+
+
+def test_takes_an_obviously_winning_attack():
+    # 14.0: 5 Pz (two steps) and 3 Aufkl against KDG alone in open desert: 7:1
+    eng = position([("GE-5Pz", "Axis", "C1508", 2), ("GE-3Aufkl", "Axis", "C1508", 1), ("UK-KDG", "Allied", "C1509", 1)],
+                   phase=8, step=1)
+    assert eng.pending().kind == "combat_declare"
+    acts = answers(eng, "Axis", 2)
+    assert acts[0].kind == "declare" and acts[0].args["hexes"] == ["C1509"]
+    assert sorted(acts[0].args["attackers"]) == ["GE-3Aufkl", "GE-5Pz"]
+
+
+def test_avoids_an_obviously_suicidal_attack():
+    # Nizza alone against three light armoured brigades: 1:4; the AI declares nothing
+    eng = position([("IT-Nizza", "Axis", "C1508", 1), ("UK-7LtArm", "Allied", "C1509", 2),
+                    ("UK-4LtArm", "Allied", "C1509", 2), ("UK-3LtArm", "Allied", "C1509", 2)], phase=8, step=1)
+    assert "1:4" in eng.query("odds", attackers=["IT-Nizza"], hex="C1509")["odds"]
+    assert [a.kind for a in answers(eng, "Axis", 2)] == ["done"]
+
+
+def test_keeps_an_isolated_units_supply_line_open():
+    # 12.4.1: 5 Pz three hexes beyond the base's line of supply; the MSU moves up so that it is on a line again
+    eng = position([("AX-Base#1", "Axis", "C0701", 1, {"active": True}), ("AX-MSU#1", "Axis", "C0701", 1),
+                    ("GE-5Pz", "Axis", "C0111", 2)], phase=6, step=3)
+    assert eng.pending().kind == "movement"
+    assert Hex.parse("C0111") not in supply.supply_lines(eng.state, "Axis").los
+    acts = answers(eng, "Axis")
+    assert any(a.args.get("units") == ["AX-MSU#1"] for a in acts)
+    assert Hex.parse(eng.state.units["GE-5Pz"].loc) in supply.supply_lines(eng.state, "Axis").los

@@ -31,8 +31,11 @@ from core.ai.evaluate import unit_value
 from core.ai.search import accepted
 
 LOSS = {"Q": 0.25, "H": 0.5, "E": 1.0, "X": 0.5, None: 0.0}
+#: the worth of a retreat code (14.5, 14.7) as a fraction of the unit's worth: r retreat, w withdraw or check, m check
+RETREAT = {"r": 0.35, "w": 0.2, "m": 0.02, None: 0.0}
+RETREAT_ATTACKER = {"r": 0.3, "w": 0.15, "m": 0.02, None: 0.0}
 #: expected value (steps of worth gained minus lost) an attack must promise to be declared
-ATTACK_THRESHOLD = 0.6
+ATTACK_THRESHOLD = 0.3
 #: how far (hexes) enemy units are felt as a threat
 THREAT_RADIUS = 3
 
@@ -442,17 +445,27 @@ def attack_value(eng: Engine, side: str, attackers: list[str], hexes: list[str],
     for row in pv["results"]:
         by = row["by_unit"]
         dl = 0.0
-        cleared = True
+        dsteps = 0.0
+        cleared = bool(defenders)
         for du in defenders:
             r = decode_result(by.get(du, "-"))
-            v = unit_value(st.units[du]) if du in st.units else 1.0
-            dl += LOSS.get(r.loss, 0.0) * v + (0.3 * v if r.retreat else 0.0)
-            if not (r.loss == "E" or r.retreat):
+            u = st.units.get(du)
+            v = unit_value(u) if u is not None else 1.0
+            frac = LOSS.get(r.loss, 0.0) if r.loss != "X" else 0.0
+            dl += frac * v + RETREAT.get(r.retreat, 0.0) * v
+            dsteps += frac * (u.steps if u is not None else 1)
+            if not (r.loss == "E" or r.retreat == "r"):
                 cleared = False
         al = 0.0
+        per_step = sum(unit_value(st.units[a]) / max(1, st.units[a].steps) for a in attackers) / max(1, len(attackers))
         for au in attackers:
             r = decode_result(by.get(au, "-"))
-            al += LOSS.get(r.loss, 0.0) * unit_value(st.units[au])
+            u = st.units[au]
+            if r.loss == "X":
+                al += 0.5 * dsteps * per_step / max(1, len(attackers))
+            else:
+                al += LOSS.get(r.loss, 0.0) * unit_value(u)
+            al += RETREAT_ATTACKER.get(r.retreat, 0.0) * unit_value(u)
         obj = 0.0
         if goals is not None and cleared:
             obj = sum(3.0 * goals.take.get(h, 0.0) for h in hexes)
