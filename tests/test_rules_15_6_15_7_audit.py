@@ -199,3 +199,43 @@ def test_15_7_important_f_and_g_in_the_hex_do_not_shorten_the_fort(gm, helper, s
     assert construction.fort_at(eng, "C1010")["engineer"] is shortens
     until(eng, "reaction")
     assert construction.fort_level(eng, "C1010") == -1
+
+
+# --------------------------------------------------------------------------- 15.7 engineers: play path
+def _desert_fox_gt12_builders(with_engineer: bool):
+    """Desert Fox: 31 Gaust (an engineer, 27.1's GT 12 arrivals at C0701, deployed there in III.1) and 27 Brescia leave
+    the crowded El Agheila for S0733 in the first Axis Movement Phase of GT 12 (without the engineer, Brescia alone);
+    at the next Axis Movement Phase they start there, undisrupted and in general supply (passing play, ``Engine.apply``
+    only)."""
+    from tests.playpath import Play
+
+    def to_agheila(d):
+        return next((o.action for o in d.options if o.action.kind == "deploy" and o.action.args.get("to") == "C0701"),
+                    None)
+
+    script = {"reinforce": to_agheila}
+    p = Play("desert-fox", seed=1)
+    p.to("movement", side=AXIS, gt=12, script=script)
+    assert p.state.units["IT-31Gaust"].loc == "C0701"
+    first = p.state.phase
+    p.act("move", side=AXIS, units=["IT-27Brescia"] + (["IT-31Gaust"] if with_engineer else []), path=["S0733"])
+    p.run(lambda e: e.pending() is not None and e.pending().kind == "movement" and e.pending().side == AXIS
+          and e.state.phase != first, script=script)
+    assert not p.state.units["IT-27Brescia"].disrupted and not p.state.units["IT-27Brescia"].ogs
+    return p
+
+
+@pytest.mark.parametrize("with_engineer", [True, False])
+def test_15_7_engineer_shortens_the_fort_play_path(with_engineer):
+    """15.7 "If an engineer starts the Movement Phase with a unit building a Level 1 or higher fort, the time needed
+    to construct the fort is reduced to one Movement Phase": with 31 Gaust in the hex the F1 that 27 Brescia begins
+    (a dump of El Agheila expended, 18.1) is complete when the Movement Phase ends; without it, it is still under
+    construction then (18.1: complete "at the beginning of the next friendly Movement Phase")."""
+    p = _desert_fox_gt12_builders(with_engineer)
+    p.act("build_fort", side=AXIS, unit="IT-27Brescia", level=1, dump="AX-Dump#1")
+    assert construction.fort_at(p.eng, "S0733")["engineer"] is with_engineer
+    p.to("reaction")
+    if with_engineer:
+        assert construction.fort_level(p.eng, "S0733") == 1 and not construction.fort_at(p.eng, "S0733")["building"]
+    else:
+        assert construction.fort_level(p.eng, "S0733") == -1 and construction.fort_at(p.eng, "S0733")["building"]
