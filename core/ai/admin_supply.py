@@ -6,10 +6,12 @@ an MSU that is itself on a line, in chains (12.4.1); combat supply is a dump exp
 plans, once, where its MSU go (:func:`supply_move`):
 
 * each MSU on the map (the rearmost first) moves to a hex that is on the side's current line of supply, safe
-  from the enemy (2+ hexes, 3+ unless stacked with a friendly combat unit), as near the front (the friendly
-  combat units nearest the enemy) as it can reach, spread 3+ hexes from the other MSU's new hexes;
-* an MSU standing with a dump that no dump near the front backs carries it along (13.7 transport: the dump
-  moves in the MSU's stack), so that combat supply is at hand;
+  from the enemy (2+ hexes, 3+ unless stacked with a friendly combat unit), where it reaches the most friendly
+  combat units now out of supply (within about its 7 MMP), else as near the front (the friendly combat units
+  nearest the enemy) as it can reach, spread 3+ hexes from the other MSU's new hexes;
+* an MSU standing with a dump carries it along while fewer than two dumps are near the front (13.7 transport:
+  the dump moves in the MSU's stack), so that combat supply is at hand; the rearmost MSU drives back to the
+  dumps piling up at a base to fetch the next one;
 * MSU waiting in the NRV Box come up by an NRV entry hex onto the Allied line of supply (22.1);
 * where an MSU and a dump stand together with a friendly combat unit 12+ hexes from every friendly base and 3+
   from the enemy, and the side keeps another MSU, they become a base (12.2.3) that a dump activates in the next
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from core.ai.admin_util import enemy_hexes, nearest, paths, plan_line, trial
+from core.ai.admin_util import enemy_hexes, nearest, paths, plan_line, trial, unit_worth
 from core.decisions import ALLIED, Action, Decision
 from core.hexgrid import Hex
 from core.rules import supply, transport
@@ -38,6 +40,8 @@ MIN_GAIN = 2
 SPREAD = 3
 #: a forward base is made this far (hexes) from every friendly base at least
 BASE_GAP = 12
+#: hexes from an MSU counted as within its 7 MMP (about three desert hexes at two MMP each)
+REACH = 3
 
 
 def _front(engine: "Engine", side: str) -> list[Hex]:
@@ -84,7 +88,9 @@ def _plan(engine: "Engine", side: str) -> list[tuple[Action, str]]:
     for u in units:
         if supply_kind(u) == "dump" and hex_of(u) is not None:
             dumps_at.setdefault(u.loc, []).append(u.id)
-    dump_near_front = any(nearest(Hex.parse(lab), front) <= 3 for lab in dumps_at)
+    near_front = sum(len(v) for lab, v in dumps_at.items() if nearest(Hex.parse(lab), front) <= 3)
+    piles = sorted((lab for lab, v in dumps_at.items() if v and nearest(Hex.parse(lab), front) > 3),
+                   key=lambda lab: (-len(dumps_at[lab]), lab))
     bases = [h for u in units if supply_kind(u) == "base" and (h := hex_of(u)) is not None]
     msus = sorted((u for u in units if supply_kind(u) == "msu" and hex_of(u) is not None),
                   key=lambda u: (-nearest(hex_of(u), front), u.id))
@@ -101,33 +107,63 @@ def _plan(engine: "Engine", side: str) -> list[tuple[Action, str]]:
             n_msu -= 1
             bases.append(h)
             msus = [m for m in msus if m.loc != u.loc]
+    shuttle = _shuttle(engine, msus, piles, dumps_at, near_front, enemy)
+    if shuttle is not None:
+        out.append(shuttle[0])
+        taken.append(shuttle[1])
+        msus = [m for m in msus if m.id != shuttle[2]]
+    needy = [(h, unit_worth(u.id, u.steps)) for u in units
+             if is_combat(u) and (h := hex_of(u)) is not None and h not in los]
+    covered: set[Hex] = set()
     for u in msus:
         h = hex_of(u)
-        carry = [] if dump_near_front else dumps_at.get(u.loc, [])[:1]
-        stack = [u.id] + carry
+        carry = dumps_at.get(u.loc, [])[:1] if near_front < 2 else []
         now = nearest(h, front)
         best = None
-        for lab, path in sorted(paths(engine, stack).items()):
+        for lab, path in sorted(paths(engine, [u.id]).items()):
             x = Hex.parse(lab)
             if x not in los or not _safe(engine, side, x, enemy):
                 continue
+            cover = sum(w for n, w in needy if n not in covered and n.distance(x) <= REACH)
             d = nearest(x, front)
-            key = (d + (SPREAD if nearest(x, taken) < SPREAD else 0), len(path), lab)
+            key = (-cover, d + (SPREAD if nearest(x, taken) < SPREAD else 0), len(path), lab)
             if best is None or key < best[0]:
                 best = (key, path, x)
-        if best is None or best[0][0] > now - MIN_GAIN:
+        if best is None or (best[0][0] == 0 and best[0][1] > now - MIN_GAIN):
             taken.append(h)
             continue
-        taken.append(best[2])
+        x = best[2]
+        taken.append(x)
+        covered |= {n for n, _ in needy if n.distance(x) <= REACH}
         if carry:
             dumps_at[u.loc].remove(carry[0])
-            dump_near_front = nearest(best[2], front) <= 3
+            near_front += nearest(x, front) <= 3
         what = f"{u.id}" + (f" with {carry[0]}" if carry else "")
-        out.append((Action(kind="move", side=side, args={"units": stack, "path": list(best[1])}),
-                    f"{what} follows the front to {best[2].label}, on the line of supply (12.4.1)"))
+        why = ("to supply the units out of supply near it (12.4.1)" if best[0][0] < 0
+               else "following the front on the line of supply (12.4.1)")
+        out.append((Action(kind="move", side=side, args={"units": [u.id] + carry, "path": list(best[1])}),
+                    f"{what} to {x.label}, {why}"))
     if side == ALLIED:
         out += _nrv_msus(engine, los, front, enemy, taken)
     return out
+
+
+def _shuttle(engine: "Engine", msus: list, piles: list[str], dumps_at: dict, near_front: int,
+             enemy: list[Hex]) -> tuple[tuple[Action, str], Hex, str] | None:
+    """With fewer than two dumps near the front and more than one MSU, the rearmost MSU not standing on a dump
+    pile drives back to the largest pile it reaches (it carries a dump forward in a later phase)."""
+    if near_front >= 2 or len(msus) < 2 or not piles:
+        return None
+    if any(m.loc in piles for m in msus):
+        return None                     # one is at a pile already: it carries a dump this phase
+    u = msus[0]
+    reach = paths(engine, [u.id])
+    for lab in piles:
+        if lab in reach and _safe(engine, u.side, Hex.parse(lab), enemy):
+            return ((Action(kind="move", side=u.side, args={"units": [u.id], "path": list(reach[lab])}),
+                     f"{u.id} drives back to the dumps at {lab} to bring one forward (12.2.2, 13.7)"),
+                    Hex.parse(lab), u.id)
+    return None
 
 
 def _nrv_msus(engine: "Engine", los: dict, front: list[Hex], enemy: list[Hex],
