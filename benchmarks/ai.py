@@ -20,7 +20,8 @@ p95 <= 1 s on "quick") and the longest game turn of one side (the most AI thinki
 target <= 60 s).  Without ``--setting`` the cells use "quick" and two extra games (Sonnenblume, seed 1, each side
 against random) measure "thoughtful".
 
-``python -m benchmarks.ai --seeds 3 --json`` prints one JSON document instead of the table; ``--player greedy``
+``python -m benchmarks.ai --seeds 3 --json`` prints one JSON document instead of the table; ``--log FILE`` keeps
+every finished game in FILE and takes those already there from it (resume a run); ``--player greedy``
 plays the greedy bot in the AI's place (to try the harness); ``--cells random greedy aivai`` runs only those.
 """
 
@@ -44,6 +45,8 @@ AXIS, ALLIED = "Axis", "Allied"
 SIDES = (AXIS, ALLIED)
 VS_RANDOM = ("sonnenblume", "fox-killed", "oconnors-war", "trail-of-the-fox", "desert-fox")
 VS_GREEDY = ("sonnenblume", "trail-of-the-fox")
+#: the cells' scenarios whose games take minutes each (``--seeds-long``)
+LONG = ("oconnors-war", "desert-fox")
 #: issue 21: "wins >= 7 of 10 as each side against ... greedy"
 GREEDY_SHARE = 0.7
 QUICK_P95_S = 1.0
@@ -103,13 +106,36 @@ def play(game: Game, folder: Path, number: int = 0) -> Game:
     return game
 
 
-def run_all(games: list[Game], jobs: int, progress=None) -> list[Game]:
+def _key(g: Game) -> tuple:
+    return (g.scenario, g.axis, g.allied, g.seed, g.setting, g.verify)
+
+
+def run_all(games: list[Game], jobs: int, progress=None, log: Path | None = None) -> list[Game]:
+    """Play ``games`` (at most ``jobs`` at once).  With ``log``, each finished game is appended to it as a JSON line,
+    and a game already there (same scenario, players, seed, setting) is read from it instead of played again."""
+    done: dict[tuple, dict] = {}
+    if log is not None and log.exists():
+        for line in log.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                rec = json.loads(line)
+                done[tuple(rec["key"])] = rec
+    todo = []
+    for g in games:
+        rec = done.get(_key(g))
+        if rec is None:
+            todo.append(g)
+        else:
+            g.out, g.verified, g.error, g.seconds = rec["out"], rec["verified"], rec["error"], rec["seconds"]
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [pool.submit(play, g, Path(tmp), i) for i, g in enumerate(games)]
+        futures = [pool.submit(play, g, Path(tmp), i) for i, g in enumerate(todo)]
         for i, f in enumerate(futures, 1):
             g = f.result()
+            if log is not None:
+                with log.open("a", encoding="utf-8") as fh:
+                    fh.write(json.dumps({"key": list(_key(g)), "out": g.out, "verified": g.verified, "error": g.error,
+                                         "seconds": round(g.seconds, 1)}) + "\n")
             if progress:
-                progress(f"[{i}/{len(games)}] {g.scenario} Axis={g.axis} Allied={g.allied} seed {g.seed}: "
+                progress(f"[{i}/{len(todo)}] {g.scenario} Axis={g.axis} Allied={g.allied} seed {g.seed}: "
                          f"{g.result.get('winner')} {g.result.get('level')} GT {g.out.get('gt')} ({g.seconds:.0f} s)"
                          + (f" - {g.error}" if g.error else ""))
     return games
@@ -184,6 +210,11 @@ def judge_vs_greedy(scenario: str, side: str, ai: list[Game]) -> dict:
     return {"cell": f"{scenario} {side}: AI vs greedy", "ai": d, "need_wins": need, "pass": d["wins"] >= need}
 
 
+def render(path: str) -> str:
+    """The table of a ``--json`` document saved in ``path``."""
+    return table(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
 def judge_aivai(games: list[Game]) -> dict:
     bad = [f"{g.scenario}: {g.error or g.result.get('level')}" for g in games
            if g.error or g.result.get("level") in ("error", "unfinished") or not g.verified]
@@ -218,12 +249,16 @@ def timing(games: list[Game], player: str) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.ai", description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=10, help="seeds per cell (1..N; default 10)")
+    ap.add_argument("--seeds-long", type=int, help="seeds per cell of the long scenarios (O'Connor's War, Desert "
+                    "Fox; default --seeds)")
     ap.add_argument("--setting", choices=["quick", "thoughtful"], help="the AI setting of every cell (default quick, "
                     "plus two thoughtful games for its timing)")
     ap.add_argument("--json", action="store_true", help="print one JSON document")
     ap.add_argument("--jobs", type=int, default=2, help="games played at once (default 2)")
     ap.add_argument("--only", nargs="*", help="the scenarios of the AI vs AI row (default: all ten)")
     ap.add_argument("--cells", nargs="*", choices=["random", "greedy", "aivai"], default=["random", "greedy", "aivai"])
+    ap.add_argument("--log", type=Path, help="append each finished game to this JSON-lines file, and take the games "
+                    "already in it from it (a long run can be resumed, or judged on the games played so far)")
     ap.add_argument("--player", choices=["ai", "greedy"], default="ai",
                     help="the player evaluated (greedy: try the harness without the AI)")
     args = ap.parse_args(argv)
@@ -231,6 +266,7 @@ def main(argv: list[str] | None = None) -> int:
 
     setting = args.setting or "quick"
     seeds = range(1, args.seeds + 1)
+    long_seeds = range(1, (args.seeds_long or args.seeds) + 1)
     me = args.player
     plan: dict[str, list[Game]] = {}
 
@@ -240,8 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     if "random" in args.cells:
         for sc in VS_RANDOM:
             for side in SIDES:
-                plan[f"random/{sc}/{side}/ai"] = vs(sc, side, me, "random")
-                plan[f"random/{sc}/{side}/pass"] = vs(sc, side, "pass", "random")
+                n = long_seeds if sc in LONG else seeds
+                plan[f"random/{sc}/{side}/ai"] = vs(sc, side, me, "random", ss=n)
+                plan[f"random/{sc}/{side}/pass"] = vs(sc, side, "pass", "random", ss=n)
     if "greedy" in args.cells:
         for sc in VS_GREEDY:
             for side in SIDES:
@@ -252,13 +289,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.setting is None and me == "ai":
         plan["timing/thoughtful"] = [g for side in SIDES for g in vs("sonnenblume", side, me, "random", "thoughtful",
                                                                         range(1, 2))]
-    # the longest games first, so that two workers finish together
+    # seed by seed (a run cut short has every cell's first seeds), the longest games of a seed first
     order = sorted((g for gs in plan.values() for g in gs),
-                   key=lambda g: (g.scenario not in ("north-african-campaign", "rommels-war", "tunisian-campaign",
-                                                     "desert-war", "desert-fox", "oconnors-war"), g.scenario))
+                   key=lambda g: (g.seed, g.scenario not in ("north-african-campaign", "rommels-war", "tunisian-campaign",
+                                                             "desert-war", "desert-fox", "oconnors-war"), g.scenario))
     t0 = time.perf_counter()
     load = os.getloadavg()[0]
-    run_all(order, args.jobs, progress=lambda s: print(s, file=sys.stderr, flush=True))
+    run_all(order, args.jobs, progress=lambda s: print(s, file=sys.stderr, flush=True), log=args.log)
     cells: list[dict] = []
     for sc in VS_RANDOM if "random" in args.cells else ():
         for side in SIDES:
@@ -268,8 +305,13 @@ def main(argv: list[str] | None = None) -> int:
             cells.append(judge_vs_greedy(sc, side, plan[f"greedy/{sc}/{side}"]))
     if "aivai" in args.cells:
         cells.append(judge_aivai(plan["aivai"]))
-    doc = {"player": me, "setting": setting, "seeds": args.seeds, "cells": cells,
-           "timing": timing(order, me), "minutes": round((time.perf_counter() - t0) / 60, 1),
+    doc = {"player": me, "setting": setting, "seeds": args.seeds, "seeds_long": args.seeds_long or args.seeds,
+           "cells": cells,
+           "timing": timing(order, me),
+           "games": [{"scenario": g.scenario, "axis": g.axis, "allied": g.allied, "seed": g.seed, "setting": g.setting,
+                      "out": g.out, "verified": g.verified, "error": g.error, "seconds": round(g.seconds, 1)}
+                     for g in order],
+           "minutes": round((time.perf_counter() - t0) / 60, 1),
            "machine": {"cpus": os.cpu_count(), "load_before": round(load, 2), "load_after": round(os.getloadavg()[0], 2),
                        "jobs": args.jobs}}
     print(json.dumps(doc, indent=1) if args.json else table(doc))
@@ -283,7 +325,8 @@ def _levels(d: dict) -> str:
 def table(doc: dict) -> str:
     """The report as a Markdown table (for docs/performance.md)."""
     who = "AI" if doc["player"] == "ai" else doc["player"]
-    lines = [f"{who} ({doc['setting']}), {doc['seeds']} seeds per cell; {doc['minutes']} min on "
+    lines = [f"{who} ({doc['setting']}), {doc['seeds']} seeds per cell ({doc.get('seeds_long', doc['seeds'])} for "
+             f"{', '.join(LONG)}); {doc['minutes']} min on "
              f"{doc['machine']['cpus']} CPUs, {doc['machine']['jobs']} games at once, load "
              f"{doc['machine']['load_before']} -> {doc['machine']['load_after']}", "",
              "| cell | wins / games | victory levels (for the side) | mean GT | criterion | result |",
