@@ -324,6 +324,52 @@ def _strike_loss(player: Any, decision: Decision, engine: "Engine") -> Action:
     return o.action
 
 
+def _combat_support(player: Any, decision: Decision, engine: "Engine") -> Action:
+    """19.5, 20.4.2: commit the support that shifts the column most (air first by its shift, then naval), up to
+    the limit the engine offers (2 attacking, 1 defending): air and fleets are there to be used where the
+    fighting is."""
+    import re
+
+    best = None
+    for o in my_options(decision, player.side):
+        if o.action.kind != "support":
+            continue
+        m = re.search(r"\((\d+) column", o.label)
+        shift = int(m.group(1)) if m else 0
+        if shift <= 0:
+            continue
+        key = (-shift, o.label)
+        if best is None or key < best[0]:
+            best = (key, o)
+    if best is not None:
+        where = ", ".join(decision.context.get("hexes", []) or [])
+        plan_line(player, f"{best[1].label}" + (f" in the combat at {where}" if where else "") + " (19.5)")
+        return best[1].action
+    return next((o.action for o in my_options(decision, player.side) if o.action.kind == "support_done"),
+                _pass(player, decision, engine))
+
+
+def _combat_fleet_strike(player: Any, decision: Decision, engine: "Engine") -> Action:
+    """20.4.2, 19.9.1: strike the fleet supporting the combat with up to two air units, then resolve."""
+    opts = my_options(decision, player.side)
+    strikers = decision.context.get("strikers", []) or []
+    if len(strikers) < 2:
+        for o in opts:
+            if o.action.args.get("unit"):
+                plan_line(player, o.label)
+                return o.action
+    return next((o.action for o in opts if o.action.args.get("unit") is None), opts[0].action)
+
+
+def _yes(player: Any, decision: Decision, engine: "Engine") -> Action:
+    """An optional strike or attack on the enemy (27.0 f convoy strikes, 22.7 the FNA boxes): take it."""
+    for o in my_options(decision, player.side):
+        if o.action.kind != "done" and o.action.args.get("strike", True) is not False:
+            plan_line(player, o.label)
+            return o.action
+    return _pass(player, decision, engine)
+
+
 # --------------------------------------------------------------------------- 20.x naval and shipping
 
 
@@ -412,6 +458,12 @@ HANDLERS: dict[str, Handler] = {
     "port_placement": _port_placement,
     "fleet_allocation": _fleet_allocation,
     "greek_withdrawal": _greek_withdrawal,
+    "combat_support": _combat_support,
+    "combat_fleet_strike": _combat_fleet_strike,
+    "convoy_strike_27": _yes,
+    "fna_box_combat": _yes,
+    "vichy_retreat": _first,
+    "oasis_combat": _first,
     "met_rolls": _first,
     "met_combat": _pass,
     "offmap_moves": _pass,
