@@ -132,8 +132,10 @@ def test_same_seed_same_game():
 
 
 def test_kinds_leave_ground_play_alone():
-    """The admin AI answers no ground-movement or combat decision kind (those are the ground AI's)."""
-    assert not {k for k in admin.KINDS if k.startswith("combat") or k in ("movement", "reaction", "overrun_reaction")}
+    """The admin AI answers no ground-movement or ground-combat decision kind (those are the ground AI's); of the
+    combat decisions only the air and naval ones (19.5 support, 19.9.1 strikes on a supporting fleet)."""
+    ground = {k for k in admin.KINDS if k.startswith("combat") or k in ("movement", "reaction", "overrun_reaction")}
+    assert ground == {"combat_support", "combat_fleet_strike"}
 
 
 @pytest.mark.parametrize("scenario", ["fox-killed", "oconnors-war"])
