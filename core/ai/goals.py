@@ -103,6 +103,21 @@ def goals(eng: Engine, side: str) -> Goals:
         (g.hold if who == side else g.take)[h] = w
     gm = tec.current_map()
     for c in victory_rules.conditions(eng):
+        if c.get("kind") == "base_with_loc" and c.get("side") == other(side):
+            # 30.3-like: the enemy needs a base with a line to a hex: stand around that hex, the side facing the
+            # enemy's bases first
+            end = _label(str(c.get("loc_to", "")))
+            bases = [Hex.parse(b) for b in victory_rules._bases(eng, other(side)) if _label(b)]
+            if end and bases:
+                # next to a base its hex is in our ZOC, where no line starts (11.0, 12.4); then around the end
+                for b in bases:
+                    near = [n.label for n in b.ring(1) if gm.on_grid(n) and "sea" not in gm.hex_terrain(n)]
+                    if near:
+                        g.siege[b.label] = near
+                ring = [n for n in Hex.parse(end).ring(2) if gm.on_grid(n) and "sea" not in gm.hex_terrain(n)]
+                g.siege[end] = [n.label for n in sorted(ring, key=lambda n: (min(n.distance(b) for b in bases),
+                                                                              n.label))]
+            continue
         if c.get("kind") != "control" or c.get("side") != other(side) or not c.get("loc_to"):
             continue
         for h in c.get("hexes", []):

@@ -165,7 +165,8 @@ def assign_roles(eng: Engine, ctx: Context) -> None:
             ctx.role[uid], ctx.why[uid] = h, "hold"
             free.discard(uid)
             need -= 1
-    for obj, ring in sorted(ctx.goals.siege.items(), key=lambda kv: (-ctx.goals.weights.get(kv[0], 0), kv[0])):
+    for obj, ring in sorted(ctx.goals.siege.items(), key=lambda kv: (-ctx.goals.weights.get(kv[0], 0),
+                                                                      len(kv[1]), kv[0])):
         for r in ring:
             rh = Hex.parse(r)
             if not free:
@@ -426,8 +427,36 @@ def _done(d: Decision, side: str) -> Action | None:
 
 
 def reaction(player: Any, d: Decision, eng: Engine) -> Action | None:
-    """13.5: react only to close up an objective the side holds that has no defender (otherwise stand)."""
-    return _done(d, d.side)
+    """13.5: react to put a defender into an objective the side holds that the enemy is next to and nobody
+    defends; otherwise stand (the moves the engine accepts, tried on a copy first)."""
+    st = eng.state
+    side = d.side
+    key = ("reaction", st.gt, st.phase, st.step, side)
+    mem = player.memory
+    if mem.get("key") != key:
+        mem.clear()
+        mem["key"] = key
+        mem["tried"] = set()
+    frame = st.stack[-1]
+    g = goals_mod.goals(eng, side)
+    enemy = _enemy_strength(eng, side)
+    for h, _w in sorted(g.hold.items(), key=lambda kv: (-kv[1], kv[0])):
+        hx = Hex.parse(h)
+        if _own_cf(eng, side, h) > 0 or not any(hx.distance(e) <= 2 for e in enemy):
+            continue
+        for uid in _movers(eng, side):
+            u = st.units[uid]
+            if uid in mem["tried"] or hex_of(u).distance(hx) > 3 or not movement_rules.reaction_eligible(eng, frame, u):
+                continue
+            mem["tried"].add(uid)
+            path = reachable(eng, side, uid).get(h)
+            if not path:
+                continue
+            act = Action(kind="move", side=side, args={"units": [uid], "path": list(path)})
+            if accepted(eng, act) is not None:
+                player.say(f"{side}: {unit_name(uid)} reacts into {place(h)} (13.5).")
+                return act
+    return _done(d, side)
 
 
 # --------------------------------------------------------------------------- combat
@@ -543,7 +572,7 @@ def plan_attacks(player: Any, eng: Engine, side: str) -> tuple[list[Action], lis
         copy = trial
         plan += acts
         used.update(att)
-        names = ", ".join(unit_name(a) for a in att[:3]) + ("…" if len(att) > 3 else "")
+        names = ", ".join(unit_name(a) for a in att[:3]) + (f" and {len(att) - 3} more" if len(att) > 3 else "")
         lines.append(f"attacking {place(hexes[0])} at {odds} with {names}")
     return plan, lines
 
