@@ -16,7 +16,6 @@ from core.decisions import other
 from core.engine import Engine
 from core.hexgrid import Hex, HexLabelError
 from core.rules import offmap, tec, victory_rules
-from core.rules.status import hex_of
 
 LEVEL_WEIGHT = {"smashing": 3.0, "win": 2.5, "marginal": 1.5, "draw": 0.5, "instant": 3.0}
 
@@ -131,24 +130,3 @@ def goals(eng: Engine, side: str) -> Goals:
             if ring:
                 g.siege[lab] = ring
     return g
-
-
-def withdrawals_due(eng: Engine, side: str) -> dict[str, int]:
-    """Units of ``side`` listed for withdrawal (7.4; 24.2, 25.2) still in play -> the GT they must be gone by."""
-    st = eng.state
-    out: dict[str, int] = {}
-    for w in st.vars.get("withdrawals", []):
-        if w.get("card") or w.get("side", side) != side:
-            continue
-        for uid in w.get("units", []):
-            u = st.units.get(uid)
-            if u is None or u.side != side or u.loc == offmap.REMOVED or u.flags.get("withdrawn"):
-                continue
-            if offmap.eliminated(u):
-                continue
-            out[uid] = min(int(w["gt"]), out.get(uid, 99))
-    return out
-
-
-def on_map(eng: Engine, uid: str) -> bool:
-    return hex_of(eng.state.units[uid]) is not None

@@ -1,5 +1,4 @@
-"""The ground war of the computer opponent: Movement Phase orders (13.0), withdrawals off the map (7.4, 13.8),
-reaction (13.5), combat declaration (14.0, 14.2) and the interleaved combat choices.
+"""The ground war of the computer opponent: Movement Phase orders (13.0), reaction (13.5), combat declaration (14.0, 14.2) and the interleaved combat choices.
 
 Every legal fact comes from the engine: the hexes a unit can reach and the paths the ``move`` action accepts
 (query ``reachable``), supply lines (12.0, ``supply.supply_lines``), combat odds and the result of every die roll
@@ -16,12 +15,12 @@ from core import mapdata
 from core.charts import decode_result
 from core.decisions import Action, Decision, IllegalAction, other
 from core.engine import Engine
-from core.hexgrid import Hex
+from core.hexgrid import Hex, HexLabelError
 from core.rules import movement as movement_rules
-from core.rules import stacking, supply, tec, transport
+from core.rules import stacking, supply, tec
 from core.rules.combat import may_attack
 from core.rules.status import (
-    counter_of, has_real_cf, hex_of, is_combat, is_motorized, movement_allowance, printed_ma,
+    counter_of, hex_of, is_combat, is_motorized, movement_allowance,
 )
 from core.rules.special_units import info
 
@@ -51,7 +50,7 @@ def place(label: str) -> str:
         _NAMED = [(h, n) for n, h in mapdata.load().named().items()]
     try:
         h = Hex.parse(label)
-    except Exception:
+    except HexLabelError:
         return label
     best = None
     for nh, n in _NAMED:
@@ -64,10 +63,8 @@ def place(label: str) -> str:
 
 
 def unit_name(uid: str) -> str:
-    try:
-        return counter_of(uid).name or uid
-    except Exception:
-        return uid
+    """A unit as a player reads it: its counter's name."""
+    return counter_of(uid).name or uid
 
 
 # --------------------------------------------------------------------------- phase context
@@ -83,8 +80,7 @@ class Context:
     enemy_cf: dict[Hex, float]
     threat: dict[Hex, float] = field(default_factory=dict)
     role: dict[str, str] = field(default_factory=dict)          # unit -> target hex label
-    why: dict[str, str] = field(default_factory=dict)           # unit -> hold / take / withdraw / front
-    withdraw: dict[str, int] = field(default_factory=dict)
+    why: dict[str, str] = field(default_factory=dict)           # unit -> hold / take / siege / front
     siege_of: dict[str, str] = field(default_factory=dict)      # siege ring hex -> the objective it cuts off
 
 
@@ -114,7 +110,7 @@ def context(eng: Engine, side: str) -> Context:
     enemy = _enemy_strength(eng, side)
     lines = supply.supply_lines(st, side)
     ctx = Context(side=side, goals=g, loc=set(lines.loc), los_dist=_distance_from(set(lines.los), LOS_FAR),
-                  enemy_cf=enemy, threat=_threat_map(enemy), withdraw=goals_mod.withdrawals_due(eng, side))
+                  enemy_cf=enemy, threat=_threat_map(enemy))
     assign_roles(eng, ctx)
     return ctx
 
@@ -149,10 +145,7 @@ def assign_roles(eng: Engine, ctx: Context) -> None:
     """Garrison the objectives the side holds (the nearest units, two per hex), send the others against the
     objectives the enemy holds (the nearest by distance over weight) or, with none, toward the nearest enemy."""
     st = eng.state
-    units = [u for u in _movers(eng, ctx.side) if u not in ctx.withdraw or not _withdraw_now(eng, ctx, u)]
-    for uid in ctx.withdraw:
-        if _withdraw_now(eng, ctx, uid) and hex_of(st.units[uid]) is not None:
-            ctx.role[uid], ctx.why[uid] = _nearest_exit(hex_of(st.units[uid])), "withdraw"
+    units = _movers(eng, ctx.side)
     free = set(units)
     pos = {u: hex_of(st.units[u]) for u in units}
     for h, w in sorted(ctx.goals.hold.items(), key=lambda kv: (-kv[1], kv[0])):
@@ -191,23 +184,6 @@ def _near_enemy(ctx: Context, h: Hex, radius: int) -> bool:
     return any(h.distance(e) <= radius for e in ctx.enemy_cf)
 
 
-def _nearest_exit(h: Hex) -> str:
-    return min(transport.NRV_ENTRIES, key=lambda x: (h.distance(Hex.parse(x)), x))
-
-
-def _withdraw_now(eng: Engine, ctx: Context, uid: str) -> bool:
-    """Head for the map edge once the GTs left before the unit's withdrawal GT are about what the march takes."""
-    u = eng.state.units[uid]
-    h = hex_of(u)
-    if h is None or ctx.side != "Allied":
-        return False
-    dist = h.distance(Hex.parse(_nearest_exit(h)))
-    per_gt = max(2.0, printed_ma(u) * 0.6)
-    need = int(dist / per_gt) + 2
-    return ctx.withdraw[uid] - eng.state.gt < need
-
-
-# --------------------------------------------------------------------------- movement
 def _stack_points(eng: Engine, label: str) -> int:
     return sum(stacking.stacking_points(u) for u in eng.state.units_at(label))
 
@@ -227,15 +203,13 @@ def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float
     if target:
         t = Hex.parse(target)
         d0, d1 = start.distance(t), h.distance(t)
-        s += (d0 - d1) * (1.5 if why in ("take", "withdraw", "siege") else 1.0)
+        s += (d0 - d1) * (1.5 if why in ("take", "siege") else 1.0)
         if d1 == 0:
             s += 4.0 if why != "front" else 0.0
         elif why == "siege" and d1 == 1:
             s += 1.5
         if why == "hold" and d1 > 1:
             s -= 1.0
-    if why == "withdraw":
-        return s - 0.01 * mp
     mine = max(0.5, float(info(st, uid).cf))
     here = _own_cf(eng, ctx.side, h.label) + (0 if h == start else mine)
     threat = ctx.threat.get(h, 0.0)
@@ -272,10 +246,6 @@ def best_move(eng: Engine, ctx: Context, uid: str) -> tuple[Action | None, str]:
     if start is None:
         return None, ""
     side = ctx.side
-    if ctx.why.get(uid) == "withdraw":
-        act = _withdraw_move(eng, ctx, uid, start)
-        if act is not None:
-            return act, f"withdrawing {unit_name(uid)} (7.4)"
     target = ctx.role.get(uid, "")
     if ctx.why.get(uid) == "take" and target and not ctx.enemy_cf.get(Hex.parse(target)) and any(
             v.side != side for v in st.units_at(target)):
@@ -329,26 +299,9 @@ def reachable(eng: Engine, side: str, uid: str) -> dict[str, list[str]]:
         return {}
 
 
-def _withdraw_move(eng: Engine, ctx: Context, uid: str, start: Hex) -> Action | None:
-    """7.4, 13.8, 22.1: leave the map for the NRV (withdrawn from there in the Reinforcement Phase), or off a map
-    edge once due."""
-    side = ctx.side
-    cands: list[Action] = []
-    if start.label in transport.NRV_ENTRIES:
-        cands.append(Action(kind="move", side=side, args={"units": [uid], "path": [], "exit": transport.NRV}))
-    reach = reachable(eng, side, uid)
-    for e in sorted(transport.NRV_ENTRIES):
-        if e in reach:
-            cands.append(Action(kind="move", side=side, args={"units": [uid], "path": list(reach[e]),
-                                                              "exit": transport.NRV}))
-    cands.append(Action(kind="move", side=side, args={"units": [uid], "path": [], "exit": "withdraw"}))
-    for a in cands:
-        if accepted(eng, a) is not None:
-            return a
-    return None
-
-
 def movement(player: Any, d: Decision, eng: Engine) -> Action | None:
+    """4.1 VI.3 (after the admin moves, :func:`core.ai.admin.movement_first`, asked by the player): one unit at a
+    time by :func:`best_move`, leaving alone the units the admin moves (:func:`core.ai.admin.reserved_units`)."""
     st = eng.state
     side = d.side
     key = ("movement", st.gt, st.phase, st.step, side)
@@ -361,7 +314,7 @@ def movement(player: Any, d: Decision, eng: Engine) -> Action | None:
         mem["said"] = []
     ctx: Context = mem["ctx"]
     moved = d.context.get("moved", {})
-    order = sorted(_movers(eng, side), key=lambda x: (ctx.why.get(x) != "withdraw", not is_motorized(st.units[x]), x))
+    order = sorted(_movers(eng, side), key=lambda x: (not is_motorized(st.units[x]), x))
     for uid in order:
         if uid in mem["tried"] or uid in moved:
             continue
@@ -373,50 +326,7 @@ def movement(player: Any, d: Decision, eng: Engine) -> Action | None:
             mem["said"].append(why)
             player.say(f"{side}: " + "; ".join(mem["said"][:3]) + ".")
         return act
-    for uid in _msus(eng, side):
-        if uid in mem["tried"] or uid in moved:
-            continue
-        mem["tried"].add(uid)
-        act = msu_move(eng, ctx, uid)
-        if act is not None:
-            return act
     return _done(d, side)
-
-
-def _msus(eng: Engine, side: str) -> list[str]:
-    from core.rules.status import supply_kind
-    return sorted(u.id for u in eng.state.units_of(side)
-                  if hex_of(u) is not None and supply_kind(u) == "msu" and not u.captured and movement_allowance(u) > 0)
-
-
-def msu_move(eng: Engine, ctx: Context, uid: str) -> Action | None:
-    """12.4.1 c): an MSU on a line of supply extends it 7 MMP: move it, along the lines the other sources give,
-    toward the combat units that are off the lines, never next to the enemy."""
-    st = eng.state
-    side = ctx.side
-    lines = supply.supply_lines(st, side)
-    needy = [hex_of(u) for u in st.units_of(side)
-             if is_combat(u) and hex_of(u) is not None and hex_of(u) not in lines.los]
-    if not needy:
-        return None
-    focus = min(needy, key=lambda h: (sum(h.distance(x) for x in needy), h.label))
-    from core.state import GameState
-    bare = GameState.decode(st.encode())
-    bare.units[uid].loc = "box:Refit:" + side        # the lines the other sources give
-    los = supply.supply_lines(bare, side).los
-    start = hex_of(st.units[uid])
-    best = (start.distance(focus) - 1.5, None)
-    for lab, path in sorted(reachable(eng, side, uid).items()):
-        h = Hex.parse(lab)
-        if h not in los or ctx.threat.get(h, 0.0) > 0 and any(h.distance(e) <= 2 for e in ctx.enemy_cf):
-            continue
-        dd = h.distance(focus)
-        if dd < best[0]:
-            best = (dd, path)
-    if best[1] is None:
-        return None
-    act = Action(kind="move", side=side, args={"units": [uid], "path": list(best[1])})
-    return act if accepted(eng, act) is not None else None
 
 
 def _done(d: Decision, side: str) -> Action | None:
