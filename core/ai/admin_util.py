@@ -36,12 +36,13 @@ def of_kind(decision: Decision, side: str, kind: str) -> list[Action]:
 
 
 def trial(engine: "Engine", action: Action) -> bool:
-    """True when ``Engine.apply`` accepts ``action`` now: applied to a copy of the state (the real game is untouched,
-    and the copy's dice are never the game's: a free-form admin action rolls nothing)."""
-    from core.engine import Engine
-    from core.state import GameState
+    """True when ``Engine.apply`` accepts ``action`` now: applied to a fork of the engine (the real game is
+    untouched; the fork's dice are sampled from a fixed RNG of its own, never the game's future dice)."""
+    import random
 
-    copy = Engine(GameState.decode(engine.state.encode()))
+    from core.dice import SampledDice
+
+    copy = engine.fork(SampledDice(random.Random(0)))
     try:
         copy.apply(action)
     except IllegalAction:
