@@ -16,6 +16,8 @@ import msgspec
 #: bumped whenever any unit's attribute is set (``UnitState.__setattr__``): with :attr:`Units.version` it tells a
 #: derived index (hex -> units, kept beside the state, never in it) that it is out of date (issue 18)
 _UNIT_WRITES = [0]
+#: bumped whenever any unit's ``loc`` is set: the hex -> units index (:meth:`Units.at`) depends on nothing else
+_LOC_WRITES = [0]
 
 
 class UnitState(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -42,6 +44,8 @@ class UnitState(msgspec.Struct, kw_only=True, omit_defaults=True):
 
     def __setattr__(self, name: str, value: Any) -> None:
         _UNIT_WRITES[0] += 1
+        if name == "loc":
+            _LOC_WRITES[0] += 1
         msgspec.Struct.__setattr__(self, name, value)
 
 
@@ -118,8 +122,9 @@ class Units(dict):
         return super().__ior__(other)
 
     def at(self, loc: str) -> list[UnitState]:
-        """The units whose ``loc`` is ``loc``, in the dict's order (the index is rebuilt after any change)."""
-        key = (self.version, _UNIT_WRITES[0])
+        """The units whose ``loc`` is ``loc``, in the dict's order (the index is rebuilt after a unit is added,
+        removed or replaced, or any unit's ``loc`` set)."""
+        key = (self.version, _LOC_WRITES[0])
         if key != self._at_key:
             idx: dict[str, list[UnitState]] = {}
             for u in self.values():

@@ -349,20 +349,30 @@ def landing_ports(eng: Engine, uid: str, origin: str | None = None) -> dict[str,
     return out
 
 
-def destinations(eng: Engine, uid: str, origin: str | None = None, lane: str | None = None) -> dict[str, int]:
+def destinations(eng: Engine, uid: str, origin: str | None = None, lane: str | None = None,
+                 memo: dict | None = None) -> dict[str, int]:
     """Where ``uid`` may be shipped from its embarkation box ``origin`` (default its loc), with each port's
-    boxes (20.1, 20.2); ``lane``: only the ports that lane serves (the lane chosen at allocation)."""
+    boxes (20.1, 20.2); ``lane``: only the ports that lane serves (the lane chosen at allocation).  ``memo``:
+    shared by the calls of one unchanged state (each side's friendly ports are found once)."""
     u = eng.state.units[uid]
     origin = origin or u.loc
+
+    def ports_of(side: str) -> dict[str, int]:
+        if memo is None:
+            return friendly_ports(eng, side)
+        if side not in memo:
+            memo[side] = friendly_ports(eng, side)
+        return dict(memo[side])
+
     if u.side == AXIS:
-        ports = friendly_ports(eng, AXIS)
+        ports = ports_of(AXIS)
         ports.pop(offmap.NRV, None)
         if origin == offmap.SICILY:
             return {p: c for p, c in ports.items() if p.startswith("T")}        # 20.2.2: Map T
         return ports        # 20.2.1: "to any Axis controlled ports in North Africa" (every map, Map T included)
     if origin in (offmap.TORCH, offmap.TORCH_EAST):
         return landing_ports(eng, uid, origin) | offmap.fna_landings(eng, origin)   # 22.7 FNA box ports
-    ports = friendly_ports(eng, ALLIED)
+    ports = ports_of(ALLIED)
     if lane == "Cape" or (lane is None and origin == offmap.CAPE and not med_shipping(eng)):
         return {offmap.NRV: ports[offmap.NRV]}                                  # 20.2.4
     return ports                                                                # 20.2.3 (and Cape -> NRV)
@@ -388,15 +398,16 @@ def allocated(eng: Engine, port: str) -> int:
     return int(eng.state.vars.get("ocean_alloc", {}).get(str(eng.state.gt), {}).get(port, 0))
 
 
-def legal_ports(eng: Engine, uid: str) -> list[str]:
+def legal_ports(eng: Engine, uid: str, memo: dict | None = None) -> list[str]:
     """IV.3 / IV.4: the ports ``uid`` may be put on the lane toward: the port's boxes carry its kind in, and the
-    cargo bound there this GT fits in the port's boxes of the GT's two impulses (R-NAV-ALLOC)."""
+    cargo bound there this GT fits in the port's boxes of the GT's two impulses (R-NAV-ALLOC).  ``memo``: see
+    :func:`destinations`."""
     u = eng.state.units[uid]
     need = boxes_needed(uid, u.steps)
     if u.loc in (offmap.TORCH, offmap.TORCH_EAST) and landing_capacity_left(eng, u.loc) < need:
         return []
     out = []
-    for p in sorted(destinations(eng, uid)):
+    for p in sorted(destinations(eng, uid, memo=memo)):
         port = _dest_port(p)
         std, lim = port_boxes(eng, port)
         cap = std if standard_only(u, "in") else std + lim
@@ -420,7 +431,8 @@ class OceanShipping(OneByOne):
             return None
         seen = frame.data.setdefault("seen", [])
         todo = [u for u in waiting_cargo(eng, side) if u not in seen]
-        todo = [u for u in todo if legal_ports(eng, u)]
+        memo: dict = {}             # one state: each side's friendly ports found once (issue 18)
+        todo = [u for u in todo if legal_ports(eng, u, memo)]
         if not todo:
             return done_step(side, "Allocate ocean shipping: nothing (more) to ship", f"4.1 {frame.data['step']}; 20.2")
         uid = todo[0]
@@ -429,7 +441,7 @@ class OceanShipping(OneByOne):
             Option(action=Action(kind="ship_stay", side=side, args={"unit": uid}), label=f"{uid}: stay"),
             [Option(action=Action(kind="ship", side=side, args={"unit": uid, "to": p}),
                     label=f"Ship {uid} toward {place_name(p)} (lane {lane_of(eng.state.units[uid].loc, _dest_port(p))})")
-             for p in legal_ports(eng, uid)])
+             for p in legal_ports(eng, uid, memo)])
 
     def refusal(self, uid: str, side: str) -> IllegalAction:
         return IllegalAction(f"{uid} is not {side} cargo waiting in an embarkation box", "20.2")

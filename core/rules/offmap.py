@@ -77,7 +77,21 @@ def in_play(u: UnitState) -> bool:
 
 
 def mix_in_use(eng: Engine, cid: str) -> int:
-    return sum(1 for u in eng.state.units.values() if base_id(u.id) == cid and u.loc != REMOVED)
+    """2.4: how many counters of ``cid``'s mix are in use (every unit of that counter not removed from the game)."""
+    return _in_use(eng.state.units).get(cid, 0)
+
+
+def _in_use(units: Any) -> dict[str, int]:
+    """counter id -> units of it not removed, memoised on the units (ids and locations) until any unit changes."""
+    def count() -> dict[str, int]:
+        out: dict[str, int] = {}
+        for u in units.values():
+            if u.loc != REMOVED:
+                k = base_id(u.id)
+                out[k] = out.get(k, 0) + 1
+        return out
+
+    return units.derived("mix in use", count)
 
 
 def mix_limit(cid: str) -> int:

@@ -60,7 +60,8 @@ def destroy_entered_rp(eng: Engine) -> bool:
     st = eng.state
     hit = False
     rps = st.units.by_ids("refit points", lambda: tuple(u.id for u in st.units.values() if is_rp(u)))
-    for u in [st.units[i] for i in rps if hex_of(st.units[i]) is not None]:
+    on_map = [u for i in rps if ":" not in (u := st.units[i]).loc and hex_of(u) is not None]   # most RP are in boxes
+    for u in on_map:
         if u.id in st.units and any(v.side != u.side for v in st.units_at(u.loc)):
             hit = destroy_lone_rp(eng, u.loc, other(u.side)) or hit
     return hit

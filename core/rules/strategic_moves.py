@@ -52,12 +52,14 @@ def _moved_now(eng: Engine, uid: str) -> bool:
 def met_destinations(eng: Engine, uid: str) -> list[str]:
     """22.2.1: where an Allied unit may move now (track boxes from the NRV; the NRV from a track)."""
     u = eng.state.units[uid]
-    if u.side != ALLIED or not _ground(uid) or _moved_now(eng, uid):
+    if u.side != ALLIED or not (u.loc == offmap.NRV or u.loc.startswith("track:MET-")):
+        return []         # only the NRV and the MET track boxes (the cheap test first: most units are elsewhere)
+    if not _ground(uid) or _moved_now(eng, uid):
         return []
-    tracks = [n for n in met.TRACKS if met.track(eng, n) and n != "Pacific"]   # 22.2.1 Exception; ALC-19
     if u.loc == offmap.NRV:
         if offmap.nrv_exit_blocked(eng, uid):
             return []     # AXC-15 c)
+        tracks = [n for n in met.TRACKS if met.track(eng, n) and n != "Pacific"]   # 22.2.1 Exception; ALC-19
         return [met.track_box(n) for n in tracks]
     if any(u.loc == met.track_box(n) for n in met.TRACKS):
         if u.flags.get("committed"):
