@@ -142,7 +142,7 @@ def test_kinds_leave_ground_play_alone():
 def test_ai_player_as_allies_makes_the_withdrawals(scenario):
     """Issue 21 with the whole computer opponent (core.ai.AIPlayer) as the Allies against the random bot: no
     'withdrawals not made' instant loss (24.2 a / 25.2 a); the reinforcements waiting in the NRV come up to the
-    map (7.0, 22.1)."""
+    map (7.0, 22.1); MSU move up (12.4.1); in Fox Killed the railroad grows from Mersa Matruh (18.2)."""
     from core.players import Table, make_player
 
     eng = Engine(initial_state(load(scenario), 1))
@@ -156,3 +156,11 @@ def test_ai_player_as_allies_makes_the_withdrawals(scenario):
                                                                        and "NRV" not in e.action.args["to"]))]
     assert entered
     assert any("comes up from the NRV" in p for p in allied.plans)
+    # 12.4.1 the supply train follows the front; 18.2 the railroad is extended by the MSU kept on the railhead
+    msu_moves = [e for e in eng.log if e.action.side == ALLIED and e.action.kind == "move"
+                 and any(u.startswith("AL-MSU") for u in e.action.args.get("units", []))]
+    assert msu_moves
+    if scenario == "fox-killed":
+        built = [e for e in eng.log if e.action.kind == "build_rail"]
+        assert built and eng.state.vars["railhead"] != "W2118"
+        assert any("Egyptian railroad is extended" in p for p in allied.plans)

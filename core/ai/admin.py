@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from core.ai import admin_enter, admin_refit, admin_supply, admin_withdraw
+from core.ai import admin_construction, admin_enter, admin_refit, admin_supply, admin_withdraw
 from core.ai.admin_util import (enemy_hexes, my_options, nearest, objective_hexes, pass_action, plan_line,
                                 unit_worth)
 from core.decisions import Action, Decision
@@ -35,10 +35,13 @@ reserved_units = admin_withdraw.reserved_units
 
 def movement_first(player: Any, decision: Decision, engine: "Engine") -> Action | None:
     """The admin moves of a Movement Phase, asked before the ground AI's own (None: none left): the Allied
-    withdrawals (7.4, :mod:`core.ai.admin_withdraw`), the supply train (MSU, dumps, forward bases: 12.2, 12.4,
+    withdrawals (7.4, :mod:`core.ai.admin_withdraw`), construction (18.1 forts, 18.2 railroad,
+    :mod:`core.ai.admin_construction`), the supply train (MSU, dumps, forward bases: 12.2, 12.4,
     :mod:`core.ai.admin_supply`), then the reinforcements waiting in the NRV Box brought to the front (7.0, 22.1,
     :mod:`core.ai.admin_enter`)."""
     a = admin_withdraw.withdrawal_move(player, decision, engine)
+    if a is None:
+        a = admin_construction.construction_move(player, decision, engine)
     if a is None:
         a = admin_supply.supply_move(player, decision, engine)
     if a is None:

@@ -12,6 +12,8 @@ plans, once, where its MSU go (:func:`supply_move`):
 * an MSU standing with a dump carries it along while fewer than two dumps are near the front (13.7 transport:
   the dump moves in the MSU's stack), so that combat supply is at hand; the rearmost MSU drives back to the
   dumps piling up at a base to fetch the next one;
+* the Allies keep one MSU on the railhead once they have three on the map (18.2.1, built by
+  :mod:`core.ai.admin_construction`);
 * MSU waiting in the NRV Box come up by an NRV entry hex onto the Allied line of supply (22.1);
 * where an MSU and a dump stand together with a friendly combat unit 12+ hexes from every friendly base and 3+
   from the enemy, and the side keeps another MSU, they become a base (12.2.3) that a dump activates in the next
@@ -25,10 +27,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from core.ai.admin_construction import railhead_msu
 from core.ai.admin_util import enemy_hexes, nearest, paths, plan_line, trial, unit_worth
 from core.decisions import ALLIED, Action, Decision
 from core.hexgrid import Hex
-from core.rules import supply, transport
+from core.rules import construction, supply, transport
 from core.rules.status import hex_of, is_combat, supply_kind
 
 if TYPE_CHECKING:
@@ -107,6 +110,13 @@ def _plan(engine: "Engine", side: str) -> list[tuple[Action, str]]:
             n_msu -= 1
             bases.append(h)
             msus = [m for m in msus if m.loc != u.loc]
+    builder = railhead_msu(engine, side)
+    msus = [m for m in msus if m.id != builder]          # 18.2.1: the MSU on the railhead stays to build
+    if side == ALLIED and builder is None and len(msus) >= 3:
+        rail = _to_railhead(engine, msus, enemy)
+        if rail is not None:
+            out.append(rail[0])
+            msus = [m for m in msus if m.id != rail[1]]
     shuttle = _shuttle(engine, msus, piles, dumps_at, near_front, enemy)
     if shuttle is not None:
         out.append(shuttle[0])
@@ -146,6 +156,19 @@ def _plan(engine: "Engine", side: str) -> list[tuple[Action, str]]:
     if side == ALLIED:
         out += _nrv_msus(engine, los, front, enemy, taken)
     return out
+
+
+def _to_railhead(engine: "Engine", msus: list, enemy: list[Hex]) -> tuple[tuple[Action, str], str] | None:
+    """18.2.1: the MSU nearest the railhead that reaches it this phase goes there to extend the railroad."""
+    head = construction.railhead(engine.state)
+    if head not in construction.rail_extension()[:-1] or not _safe(engine, ALLIED, Hex.parse(head), enemy):
+        return None
+    for u in sorted(msus, key=lambda m: (hex_of(m).distance(Hex.parse(head)), m.id)):
+        reach = paths(engine, [u.id])
+        if head in reach:
+            return ((Action(kind="move", side=ALLIED, args={"units": [u.id], "path": list(reach[head])}),
+                     f"{u.id} goes to the railhead at {head} to extend the Egyptian railroad (18.2.1)"), u.id)
+    return None
 
 
 def _shuttle(engine: "Engine", msus: list, piles: list[str], dumps_at: dict, near_front: int,
