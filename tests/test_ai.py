@@ -69,9 +69,9 @@ def answers(eng: Engine, side: str, n: int = 10) -> list[Action]:
 
 
 def test_takes_an_obviously_winning_attack():
-    # 14.0: 5 Pz (two steps) and 3 Aufkl against KDG alone in open desert: 7:1
-    eng = position([("GE-5Pz", "Axis", "C1508", 2), ("GE-3Aufkl", "Axis", "C1508", 1), ("UK-KDG", "Allied", "C1509", 1)],
-                   phase=8, step=1)
+    # 14.0: 5 Pz (two steps) and 3 Aufkl, with a dump for combat supply (12.6), against KDG alone in open desert: 7:1
+    eng = position([("GE-5Pz", "Axis", "C1508", 2), ("GE-3Aufkl", "Axis", "C1508", 1), ("AX-Dump#1", "Axis", "C1508", 1),
+                    ("UK-KDG", "Allied", "C1509", 1)], phase=8, step=1)
     assert eng.pending().kind == "combat_declare"
     acts = answers(eng, "Axis", 2)
     assert acts[0].kind == "declare" and acts[0].args["hexes"] == ["C1509"]
@@ -83,6 +83,15 @@ def test_avoids_an_obviously_suicidal_attack():
     eng = position([("IT-Nizza", "Axis", "C1508", 1), ("UK-7LtArm", "Allied", "C1509", 2),
                     ("UK-4LtArm", "Allied", "C1509", 2), ("UK-3LtArm", "Allied", "C1509", 2)], phase=8, step=1)
     assert "1:4" in eng.query("odds", attackers=["IT-Nizza"], hex="C1509")["odds"]
+    assert [a.kind for a in answers(eng, "Axis", 2)] == ["done"]
+
+
+def test_the_look_ahead_declines_an_unsupplied_attack_whose_x_result_can_destroy_a_unit():
+    # the same 7:1 without combat supply: on 1-2 the attackers read X (14.5), half of KDG's step rounds up to one
+    # (14.6) and the one-step 3 Aufkl, with no line of supply, is destroyed (8.3); resolved on copies with the
+    # player's own dice, the attack costs more than it gains (the odds preview alone would take it)
+    eng = position([("GE-5Pz", "Axis", "C1508", 2), ("GE-3Aufkl", "Axis", "C1508", 1), ("UK-KDG", "Allied", "C1509", 1)],
+                   phase=8, step=1)
     assert [a.kind for a in answers(eng, "Axis", 2)] == ["done"]
 
 

@@ -7,6 +7,7 @@ Every legal fact comes from the engine: the hexes a unit can reach and the paths
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -18,7 +19,7 @@ from core.engine import Engine
 from core.hexgrid import Hex, HexLabelError
 from core.rules import movement as movement_rules
 from core.rules import stacking, supply, tec
-from core.rules.combat import may_attack
+from core.rules.combat import dumps_for, may_attack
 from core.rules.status import (
     counter_of, hex_of, is_combat, is_motorized, movement_allowance,
 )
@@ -27,7 +28,7 @@ from core.rules.special_units import info
 from core.ai import admin
 from core.ai import goals as goals_mod
 from core.ai.evaluate import unit_value
-from core.ai.search import accepted
+from core.ai.search import accepted, fork
 
 LOSS = {"Q": 0.25, "H": 0.5, "E": 1.0, "X": 0.5, None: 0.0}
 #: the worth of a retreat code (14.5, 14.7) as a fraction of the unit's worth: r retreat, w withdraw or check, m check
@@ -375,8 +376,10 @@ def attack_value(eng: Engine, side: str, attackers: list[str], hexes: list[str],
     """Expected worth of an attack from the engine's odds preview (14.3-14.5): the defenders' expected losses and
     retreats minus the attackers' expected losses, plus the chance of clearing an objective hex; and the odds text."""
     st = eng.state
+    defenders0 = sorted({v.id for h in hexes for v in st.units_at(h) if v.side == other(side) and is_combat(v)})
     try:
-        pv = eng.query("odds", attackers=attackers, hex=hexes[0], hexes=hexes, form=form)
+        pv = eng.query("odds", attackers=attackers, hex=hexes[0], hexes=hexes, form=form,
+                       att_supplied=combat_supply(st, side, attackers), def_supplied=combat_supply(st, other(side), defenders0))
     except (IllegalAction, KeyError, ValueError):
         return -99.0, ""
     gain = 0.0
@@ -412,7 +415,67 @@ def attack_value(eng: Engine, side: str, attackers: list[str], hexes: list[str],
     return gain / max(1, len(pv["results"])), str(pv.get("odds", ""))
 
 
+def combat_supply(st: Any, side: str, units: list[str]) -> dict[str, bool]:
+    """12.6: whether each unit would be in combat supply: supplied without a dump, or a friendly dump reaches its hex
+    (:func:`core.rules.combat.dumps_for`)."""
+    out: dict[str, bool] = {}
+    reach: dict[str, bool] = {}
+    for uid in units:
+        u = st.units[uid]
+        if supply.combat_supplied_without_dump(u):
+            out[uid] = True
+            continue
+        if u.loc not in reach:
+            reach[u.loc] = bool(dumps_for(st, side, u.loc))
+        out[uid] = reach[u.loc]
+    return out
+
+
 _REQ = re.compile(r" in (\S+) projects a ZOC")
+#: attacks whose odds-preview worth is below this are also resolved on copies before being declared
+LOOKAHEAD_BELOW = 2.0
+#: ... and declined when on those copies it loses more worth than this
+LOOKAHEAD_VETO = -0.5
+
+
+def simulate_attack(eng: Engine, side: str, declarations: list[Action], rng: Any, samples: int,
+                    depth: int = 40) -> tuple[float | None, int]:
+    """The mean gain in worth (enemy worth lost minus own, :func:`core.ai.evaluate.material`) of declaring only
+    ``declarations`` and resolving the Combat Phase on ``samples`` copies, every choice on the way answered as a
+    player who passes would; and the nodes (actions applied) it cost."""
+    from core.ai.evaluate import material
+
+    me0, them0 = material(eng, side), material(eng, other(side))
+    total, nodes = 0.0, 0
+    for _ in range(samples):
+        copy = fork(eng, random.Random(rng.random()))
+        try:
+            for a in declarations:
+                copy.apply(a)
+                nodes += 1
+            d = copy.pending()
+            done = next((o.action for o in d.options if o.action.kind == "done"), None)
+            if done is None:
+                return None, nodes
+            copy.apply(done)
+            nodes += 1
+            for _ in range(depth):
+                d = copy.pending()
+                if d is None or not d.kind.startswith("combat") or d.kind == "combat_declare":
+                    break
+                copy.apply(_pass_answer(d))
+                nodes += 1
+        except IllegalAction:
+            return None, nodes
+        total += (them0 - material(copy, other(side))) - (me0 - material(copy, side))
+    return total / max(1, samples), nodes
+
+
+def _pass_answer(d: Decision) -> Action:
+    for o in d.options:
+        if o.action.kind == "done":
+            return o.action
+    return next((o.action for o in d.options if o.action.kind != "cancel"), d.options[0].action)
 
 
 def plan_attacks(player: Any, eng: Engine, side: str) -> tuple[list[Action], list[str]]:
@@ -436,6 +499,7 @@ def plan_attacks(player: Any, eng: Engine, side: str) -> tuple[list[Action], lis
     cands.sort(key=lambda c: (-c[0], c[1]))
     plan: list[Action] = []
     lines: list[str] = []
+    budget = [int(getattr(player, "budget", 0))]      # nodes (actions applied on copies) for the look-ahead
     copy = None
     used: set[str] = set()
     for val, h, att, odds in cands:
@@ -479,6 +543,13 @@ def plan_attacks(player: Any, eng: Engine, side: str) -> tuple[list[Action], lis
         dd = trial.pending()
         if dd is None or dd.kind != "combat_declare" or dd.context.get("required"):
             continue
+        if budget[0] > 0 and val < LOOKAHEAD_BELOW:
+            # a doubtful attack: resolve it on copies with dice from the player's own RNG (never the game's)
+            sim, spent = simulate_attack(eng, side, acts, player.rng_for(eng, f"attack:{hexes[0]}"),
+                                         samples=max(1, min(4, budget[0] // 25)))
+            budget[0] -= spent
+            if sim is not None and sim < LOOKAHEAD_VETO:
+                continue                    # on the copies it costs more than it gains
         copy = trial
         plan += acts
         used.update(att)

@@ -15,7 +15,7 @@ from core.dice import SampledDice
 from core.engine import Engine
 
 #: nodes (actions applied on copies) per decision for each setting
-BUDGETS = {"quick": 40, "thoughtful": 200}
+BUDGETS = {"quick": 100, "thoughtful": 400}
 
 
 def fork(engine: Engine, rng: random.Random) -> Engine:
