@@ -270,12 +270,21 @@ class GroundMap:
         remap = self._misc_cache.get("remap")
         if remap is None:
             remap = self._misc_cache["remap"] = {}
+        area = self._misc_cache.get("weather_area")
+        if area is None:
+            area = self._misc_cache["weather_area"] = {}
         base_kinds = self.base._kinds()[0]
         wx = self.weather
         on_c = h.label[:1] == "C"
         out = []
         for nid, n, k, lab in self.base.edges(hid):
-            facts = (k, self._in_weather_area(n), on_c and lab[:1] == "C") if wx else k
+            if wx:
+                a = area.get(nid)
+                if a is None:
+                    a = area[nid] = self._in_weather_area(n)
+                facts: Any = (k, a, on_c and lab[:1] == "C")
+            else:
+                facts = k
             kind = remap.get(facts)
             if kind is None:
                 key = base_kinds[k]
@@ -284,14 +293,9 @@ class GroundMap:
         return tuple(out)
 
     def _in_weather_area(self, n: Hex) -> bool:
-        memo = self._misc_cache.get("weather_area")
-        if memo is None:
-            memo = self._misc_cache["weather_area"] = {}
-        v = memo.get(n)
-        if v is None:
-            v = memo[n] = (winter_area_hex(self, n, self.winter_extra) if self.weather == "winter"
-                           else ghibli_area_hex(self, n, self.winter_extra))
-        return v
+        """21.1 winter area / 21.2 Ghibli-affected hex, for the weather in force on this map."""
+        return (winter_area_hex(self, n, self.winter_extra) if self.weather == "winter"
+                else ghibli_area_hex(self, n, self.winter_extra))
 
     def hex_terrain(self, h: Hex) -> frozenset[str]:
         return self.terrain.get(h, frozenset({self.default}))
