@@ -72,3 +72,32 @@ def test_seat_the_computer_in_the_seat_file_and_parse_the_option(tmp_path, monke
     for bad in ("Italians", "Axis:slow"):
         with pytest.raises(ValueError):
             parse_computer(bad)
+
+
+def test_dfd_host_computer_seats_and_runs_the_computer(tmp_path):
+    """``dfd host FILE --computer Axis`` (a real host process): the computer's seat is added to the seat file and it
+    answers the Axis decisions over loopback while a person's client answers the Allied ones."""
+    table = Table.new(tmp_path, [("Wavell", "Allied")])
+    table.host_args = ["--computer", "Axis"]
+    table.start_host_process()
+    try:
+        wavell = table.connect("Wavell")
+        assert wavell.wait(lambda c: c.engine is not None and c.welcome is not None, 60)
+        for _ in range(200):
+            if any(e.by == "Computer (Axis)" for e in wavell.entries.values()):
+                break
+            d = wavell.pending()
+            mine = [o.action for o in d.options if o.action.side == "Allied"] if d is not None else []
+            if mine and d.allows("Allied"):
+                seq = wavell.seq
+                wavell.result(wavell.send_command(next((a for a in mine if a.kind == "done"), mine[0])), 60)
+                wavell.wait(lambda c, s=seq: c.seq > s, 60)
+            else:
+                wavell.wait(lambda c, s=wavell.seq: c.seq > s, 60)
+        mine = [e for e in wavell.entries.values() if e.by == "Computer (Axis)"]
+        assert mine and all(e.action.side == "Axis" for e in mine), table.host_output[-20:]
+        assert any("The computer holds the Axis side (quick)" in line for line in table.host_output)
+        seats = Seats.load(table.path.with_suffix(".seats.toml"))
+        assert [s.name for s in seats.by_key.values() if s.seat == "Axis"] == ["Computer (Axis)"]
+    finally:
+        table.close()
