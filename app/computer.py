@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
+from app.names import humanize
 from core import computer as computer_mod
 from core.decisions import Action
 
@@ -175,6 +176,7 @@ class ComputerOpponent(QObject):
             self._timer.start(0)                  # the game changed meanwhile: think again (if it is still its turn)
             return
         side = self.ctl.computer_side()
+        plan = humanize(plan)           # counter and box names, never ids (app.names)
         st = self.ctl.state()
         before = {u: st.units[u].loc for u in _units_of(action) if u in st.units}
         n = len(self.ctl.log())

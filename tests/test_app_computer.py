@@ -60,7 +60,7 @@ class Scripted:
             res = engine.query("route", units=[PZ], to="C0705")
             path = res["path"] if isinstance(res, dict) else res[0]
             path = [h for h in path if h != engine.state.units[PZ].loc]
-            self.plan = f"{self.side}: moving 5 Pz towards the King's Dragoon Guards"
+            self.plan = f"{self.side}: moving {PZ} towards the King's Dragoon Guards"
             return Action(kind="move", side=decision.side, args={"units": [PZ], "path": path})
         self.plan = f"{self.side}: holding the line"
         return decision.options[0].action
@@ -197,7 +197,7 @@ def test_the_computer_move_is_shown_with_its_path_and_plan_and_thinks_off_the_gu
     routes = w.scene.routes.routes
     assert any(r[0][0] == "C0702" and r[0][-1] == "C0705" and "moved" in r[2] for r in routes), routes
     # the plan sentence: status bar and log
-    assert "moving 5 Pz" in w.computer_label.text()
+    assert "moving 5 Pz" in w.computer_label.text(), "the plan names the counter, not its id"
     texts = []
     it = w.logpanel.tree.invisibleRootItem()
     stack = [it]
