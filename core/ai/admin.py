@@ -436,6 +436,43 @@ def _greek_withdrawal(player: Any, decision: Decision, engine: "Engine") -> Acti
     return a
 
 
+def _offmap_moves(player: Any, decision: Decision, engine: "Engine") -> Action:
+    """22.2.1: send the least valuable unit in the NRV to an active MET track about to go into crisis (its
+    highest box, or in crisis) that has no Allied combat unit yet; no other off-map move."""
+    from core.rules import met
+
+    st = engine.state
+    tracks = engine.query("met")
+    pressed = {met.track_box(n) for n, t in tracks.items()
+               if t.get("active") and n in met.TRACKS and (t.get("crisis") or int(t.get("box", 0)) >= met.TRACKS[n] - 1)}
+    manned = {u.loc for u in st.units.values() if u.side == player.side and counter_of(u).kind == "combat"}
+    best = None
+    for o in my_options(decision, player.side):
+        a = o.action
+        to, uid = str(a.args.get("to", "")), str(a.args.get("unit", ""))
+        if a.kind != "offmap_move" or to not in pressed or to in manned or uid not in st.units:
+            continue
+        if st.units[uid].loc != "box:NRV" or counter_of(uid).kind != "combat":
+            continue
+        key = (unit_worth(uid, st.units[uid].steps), uid, to)
+        if best is None or key < best[0]:
+            best = (key, a)
+    if best is not None:
+        plan_line(player, f"{best[1].args['unit']} goes to {best[1].args['to']} to hold off a crisis there (22.2.1)")
+        return best[1]
+    return _pass(player, decision, engine)
+
+
+def _met_combat(player: Any, decision: Decision, engine: "Engine") -> Action:
+    """22.2.2: fight on every MET track where Allied units stand (each 5-6 lowers the situation a box; the
+    units on the track take no losses)."""
+    for o in my_options(decision, player.side):
+        if o.action.kind == "met_combat":
+            plan_line(player, o.label)
+            return o.action
+    return _pass(player, decision, engine)
+
+
 HANDLERS: dict[str, Handler] = {
     "setup_place": _setup_place,
     "choose_first_player": _choose_first_player,
@@ -468,8 +505,8 @@ HANDLERS: dict[str, Handler] = {
     "vichy_retreat": _first,
     "oasis_combat": _first,
     "met_rolls": _first,
-    "met_combat": _pass,
-    "offmap_moves": _pass,
+    "met_combat": _met_combat,
+    "offmap_moves": _offmap_moves,
     "crete_raid": _pass,
     "training_ops": _pass,
     "step": _pass,
