@@ -318,3 +318,19 @@ def test_15_4_no_sf_no_crete_raid_decision():
 
     eng = _crete([("UK-KDG", ALLIED, "box:NRV"), ("GE-StGI", "Axis", "box:Crete")], ScriptedDice([]))
     assert eng.pending().kind != "crete_raid"
+
+
+def test_15_4_sf_carried_onto_the_map_from_the_nrv_spends_no_mp_of_its_own_play_path():
+    """13.7 Truck Lift / 15.4 Ground Transport entering the map (13.8, 22.1 d): 11 Hussars carries 1 Cdo from the NRV
+    in at W2234 and on to W2233; the carrier pays the entry (14 road hexes) and the commando nothing (before this
+    ruling the commando paid its own foot entry cost, 7 MP, as though it walked); after the drop it may move its RMA,
+    one hex (limit), not two (limit + 1)."""
+    p, dep = desert_fox_gt12()
+    p.to("movement", side=ALLIED, gt=12, script=dep)
+    p.act("move", side=ALLIED, units=["UK-11Huss", "UK-1Cdo"], lift=True, enter="box:NRV", path=["W2234", "W2233"])
+    moved = p.pending.context["moved"]
+    assert moved["UK-1Cdo"] == 0 and moved["UK-11Huss"] > 0
+    exc = p.refuse("move", side=ALLIED, units=["UK-1Cdo"], path=["W2232", "W2132"])
+    assert exc.rule.startswith("13.7")
+    p.act("move", side=ALLIED, units=["UK-1Cdo"], path=["W2232"])
+    assert p.state.units["UK-1Cdo"].loc == "W2232"

@@ -659,6 +659,8 @@ class _MoveBase(Procedure):
                     if why:
                         raise IllegalAction(why, "AXC-15")
                 c = transport.entry_cost(str(box), entry.label, tec_class(u))
+                if req.opts.lift and is_combat(u) and not is_motorized(u):
+                    c = 0          # 13.7 truck lift (15.4: SF on a motorised unit): the carrier pays the entry
                 if c > allowance(st, u, req.opts):
                     raise IllegalAction(f"{counter_of(u).name} needs {tec.mp(c):g} MP to enter at {entry.label}", "13.8")
                 if enemy_units_at(st, entry, u.side):
