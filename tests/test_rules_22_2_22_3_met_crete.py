@@ -57,3 +57,21 @@ def test_22_3_crete_axis_controlled_when_greece_is_deactivated_and_axc_13_follow
     assert offmap.crete_in_play(p.eng)                            # "immediately"
     sched = [s for s in p.state.vars.get("card_schedule", []) if s["card"] == "AXC-13"]
     assert sched and sched[0]["gt"] == p.state.gt + 1 and sched[0]["what"] == "play"
+
+
+def test_22_3_crete_becomes_axis_when_greece_is_deactivated_play_path():
+    """The play-path twin of the test above: Desert War (28.0) played through ``Engine.apply``, the Axis declaring
+    AXC-5 and the Allies ALC-12 when offered (5.0); ALC-16 (MET Greece) is put in play the GT after both were played
+    and its track is deactivated at the end of GT 12 (R-MET-RANGES); from then Crete is Axis controlled (22.3
+    "immediately") and AXC-13 is in play on GT 13 (ALC-16 f, 23.2 AXC-13 "the GT after")."""
+    def play(d):
+        return next((o.action for o in d.options
+                     if o.action.kind == "play_card" and o.action.args.get("card") in ("AXC-5", "ALC-12")), None)
+
+    p = Play("desert-war", seed=1)
+    p.run(lambda e: e.state.cards["ALC-16"]["status"] == "in_play", script={"events": play})
+    assert not offmap.crete_in_play(p.eng) and met.track(p.eng, "Greece")
+    p.run(lambda e: offmap.crete_in_play(e), script={"events": play})
+    g = p.state.vars["met"]["Greece"]
+    assert not g["active"] and g["deactivated_gt"] == 12 and p.state.gt == 13
+    assert events.status(p.eng, "AXC-13") == "in_play" and p.state.cards["AXC-13"]["played_gt"] == 13
