@@ -123,10 +123,14 @@ def goals(eng: Engine, side: str) -> Goals:
             lab = _label(h)
             if lab is None or g.control.get(lab) == side:
                 continue
-            ring = [n for n in Hex.parse(lab).ring(2) if gm.on_grid(n) and "sea" not in gm.hex_terrain(n)]
             ends = _loc_ends(str(c["loc_to"]))
-            # the side of the ring facing where the line must run first (12.4.2)
-            ring = [n.label for n in sorted(ring, key=lambda n: (min((n.distance(e) for e in ends), default=0), n.label))]
+            ring = []
+            # the hexes next to it (a line may not pass a hex our units hold, even out of supply: 12.4), then the
+            # ring around them (our ZOC, 11.0); each the side facing where the line must run first (12.4.2)
+            for r in (1, 2):
+                land = [n for n in Hex.parse(lab).ring(r) if gm.on_grid(n) and "sea" not in gm.hex_terrain(n)]
+                ring += [n.label for n in sorted(land, key=lambda n: (min((n.distance(e) for e in ends), default=0),
+                                                                    n.label))]
             if ring:
                 g.siege[lab] = ring
     return g

@@ -78,6 +78,9 @@ class Context:
     loc: set
     #: hexes off the side's lines of supply (12.4.1) -> how far (hexes, up to LOS_FAR) from the nearest one on them
     los_dist: dict
+    los: set
+    #: hexes next to enemy combat units -> [(enemy hex label, its strength)]
+    adjacent: dict
     enemy_cf: dict[Hex, float]
     threat: dict[Hex, float] = field(default_factory=dict)
     role: dict[str, str] = field(default_factory=dict)          # unit -> target hex label
@@ -110,7 +113,12 @@ def context(eng: Engine, side: str) -> Context:
     g = goals_mod.goals(eng, side)
     enemy = _enemy_strength(eng, side)
     lines = supply.supply_lines(st, side)
+    adjacent: dict = {}
+    for eh, cf_ in enemy.items():
+        for n in eh.neighbours():
+            adjacent.setdefault(n, []).append((eh.label, cf_))
     ctx = Context(side=side, goals=g, loc=set(lines.loc), los_dist=_distance_from(set(lines.los), LOS_FAR),
+                  los=set(lines.los), adjacent=adjacent,
                   enemy_cf=enemy, threat=_threat_map(enemy))
     assign_roles(eng, ctx)
     return ctx
@@ -194,8 +202,10 @@ def _own_cf(eng: Engine, side: str, label: str) -> float:
                if u.side == side and is_combat(u))
 
 
-def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float) -> float:
-    """How good ending the move of ``uid`` in ``h`` is (higher better)."""
+def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float,
+              own: dict[str, float] | None = None) -> float:
+    """How good ending the move of ``uid`` in ``h`` is (higher better); ``own``: the side's combat strength by hex
+    (computed when not given)."""
     st = eng.state
     u = st.units[uid]
     target = ctx.role.get(uid)
@@ -212,11 +222,13 @@ def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float
         if why == "hold" and d1 > 1:
             s -= 1.0
     mine = max(0.5, float(info(st, uid).cf))
-    here = _own_cf(eng, ctx.side, h.label) + (0 if h == start else mine)
+    if own is None:
+        own = _own_strength(eng, ctx.side)
+    here = own.get(h.label, 0.0) + (0 if h == start else mine)
     threat = ctx.threat.get(h, 0.0)
     if h not in ctx.loc:
         s -= 3.0
-    off = ctx.los_dist.get(h, 0 if h in ctx.loc else LOS_FAR + 1)
+    off = 0 if h in ctx.los else ctx.los_dist.get(h, LOS_FAR + 1)
     if off > 2:                       # beyond where an MSU can follow (12.4.1 c): out of general supply next phase
         s -= (off - 2) * (1.2 if is_motorized(u) else 0.6)
     if threat > 0:
@@ -224,12 +236,9 @@ def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float
         if ratio > 3:
             s -= min(6.0, (ratio - 3) * 0.8) * (0.5 if why in ("take", "siege") else 1.0)
     # adjacent enemy stacks we could attack at good odds next Combat Phase
-    for n in h.neighbours():
-        e = ctx.enemy_cf.get(n)
-        if e is None:
-            continue
+    for n, e in ctx.adjacent.get(h, ()):
         if here >= 2.5 * e:
-            s += 1.0 + (2.0 if n.label in ctx.goals.take else 0.0)
+            s += 1.0 + (2.0 if n in ctx.goals.take else 0.0)
         elif here < e:
             s -= 1.0
     if h.label in ctx.goals.take and not ctx.enemy_cf.get(h):
@@ -237,6 +246,14 @@ def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float
     if h.label in ctx.goals.hold:
         s += 1.0
     return s - 0.01 * mp
+
+
+def _own_strength(eng: Engine, side: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for u in eng.state.units_of(side):
+        if is_combat(u) and hex_of(u) is not None:
+            out[u.loc] = out.get(u.loc, 0.0) + max(0.5, float(info(eng.state, u.id).cf))
+    return out
 
 
 def best_move(eng: Engine, ctx: Context, uid: str) -> tuple[Action | None, str]:
@@ -254,7 +271,8 @@ def best_move(eng: Engine, ctx: Context, uid: str) -> tuple[Action | None, str]:
         if act is not None:
             return act, f"capturing {place(target)}"
     reach = reachable(eng, side, uid)
-    stay = score_hex(eng, ctx, uid, start, start, 0.0)
+    own = _own_strength(eng, side)
+    stay = score_hex(eng, ctx, uid, start, start, 0.0, own)
     own_pts = stacking.stacking_points(u)
     gm = tec.current_map()
     ranked = []
@@ -264,7 +282,7 @@ def best_move(eng: Engine, ctx: Context, uid: str) -> tuple[Action | None, str]:
             continue
         if _stack_points(eng, lab) + own_pts > stacking.limit(gm, lab):
             continue
-        sc = score_hex(eng, ctx, uid, start, h, float(len(path)))
+        sc = score_hex(eng, ctx, uid, start, h, float(len(path)), own)
         if sc > stay + 0.5:
             ranked.append((-sc, lab, path))
     ranked.sort()
