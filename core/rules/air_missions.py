@@ -282,9 +282,16 @@ def recover_airfields(eng: Engine, phase: int) -> None:
 # --------------------------------------------------------------------------- options for the movement decision
 
 
-def _flyers(eng: Engine, side: str, rating: str, rule: str) -> list[str]:
-    return [u.id for u in sorted(eng.state.units.values(), key=lambda x: x.id)
-            if u.side == side and air.is_air(u.id) and flyer_refusal(eng, side, u.id, rating, rule) is None]
+def _flyers(eng: Engine, side: str, rating: str, rule: str, limit: int | None = None) -> list[str]:
+    """``side``'s air units that may fly a mission of ``rule`` now, in id order (``limit``: the first few only,
+    the others not judged)."""
+    out: list[str] = []
+    for u in sorted(eng.state.units.values(), key=lambda x: x.id):
+        if u.side == side and air.is_air(u.id) and flyer_refusal(eng, side, u.id, rating, rule) is None:
+            out.append(u.id)
+            if len(out) == limit:
+                break
+    return out
 
 
 def _sample(flyers: list[str], targets: list[str], limit: int, allowed: Callable[[str, str], bool],
@@ -305,7 +312,7 @@ def interdiction_options(eng: Engine, side: str, limit: int = 1) -> list[Option]
     """A few interdictions over enemy combat units' hexes (every one accepted by ``interdict``)."""
     from core.rules.status import hex_of, is_combat
 
-    flyers = _flyers(eng, side, "gs", "19.6")
+    flyers = _flyers(eng, side, "gs", "19.6", limit=2)      # _sample offers the first two
     if not flyers:
         return []
     enemy = sorted({u.loc for u in eng.state.units.values()
@@ -332,7 +339,7 @@ def bombard_targets(eng: Engine, side: str) -> list[str]:
 
 
 def bombard_options(eng: Engine, side: str, limit: int = 2) -> list[Option]:
-    flyers = _flyers(eng, side, "bomb", "19.8")
+    flyers = _flyers(eng, side, "bomb", "19.8", limit=2)
     if not flyers:
         return []
     targets = bombard_targets(eng, side)

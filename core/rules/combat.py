@@ -111,8 +111,10 @@ def neighbours(label: str) -> list[str]:
     h = hex_of(label)
     if h is None:
         return []
+    from core.rules import tec
+
     gm = gmap()
-    return [n.label for n in h.neighbours() if gm.on_grid(n)]
+    return [n.label for n in tec.nbrs(h) if gm.on_grid(n)]      # tec.nbrs: the on-grid neighbours, cached
 
 
 def tec_class(st: GameState, uid: str) -> str:
