@@ -28,7 +28,7 @@ from core.decisions import (
     ALLIED, AXIS, EITHER, Action, Decision, GameOver, IllegalAction, Option, arg_schema, check_args, other,
 )
 from core.dice import Dice, SeededDice
-from core.state import Frame, GameState
+from core.state import Frame, GameState, write_stamp
 
 CONTINUE = object()  # returned by Procedure.decide when it changed the state/stack and wants re-evaluation
 
@@ -200,6 +200,7 @@ class Engine:
         #: the state's canonical bytes before and after the last action applied (GameState.encode), for the
         #: store's head and snapshots and for a take-back, so that they are encoded once (issue 18)
         self.last_bytes: tuple[bytes, bytes] | None = None
+        self._clean: tuple | None = None      # see clean_bytes
         self._settle()
         # rolls made while settling the initial state belong to no action
         self._rolls, self._events = [], []
@@ -328,10 +329,22 @@ class Engine:
                                  | set(d.free_kinds))) or "nothing"
         raise IllegalAction(f"{action.kind} is not a legal choice now ({d.prompt}); legal: {legal}", d.rule)
 
-    def apply(self, action: Action) -> LogEntry:
-        """Validate and apply one action.  On any refusal the state is untouched."""
+    def clean_bytes(self) -> bytes | None:
+        """The state's canonical bytes as the last :meth:`apply` left them, when no unit, unit attribute or state
+        field was set anywhere in the process since (else None).  In-place changes of the state's containers (vars,
+        cards, control, flags) are not seen: only for a caller through which nothing but ``apply`` changes the
+        state (a game on disk, a replay), to pass as ``apply``'s ``before`` (issue 18)."""
+        c = self._clean
+        if c is None or c[0] is not self.state or c[1] is not self.state.units or c[2] != self.state.units.version \
+                or c[3] != write_stamp():
+            return None
+        return c[4]
+
+    def apply(self, action: Action, *, before: bytes | None = None) -> LogEntry:
+        """Validate and apply one action.  On any refusal the state is untouched.  ``before``: the state's
+        canonical bytes now, when the caller holds them (:meth:`clean_bytes`), so that they are not encoded again."""
         self.check(action)
-        before = self.state.encode()
+        before = before if before is not None else self.state.encode()
         pending_before = self._pending
         self._rolls, self._events = [], []
         self._generation += 1
@@ -353,6 +366,7 @@ class Engine:
             raise
         after = self.state.encode()
         self.last_bytes = (before, after)
+        self._clean = (self.state, self.state.units, self.state.units.version, write_stamp(), after)
         entry = LogEntry(
             seq=len(self.log) + 1, action=action, rolls=list(self._rolls), hash=hashlib.sha256(after).hexdigest(),
             events=list(self._events), gt=self.state.gt, phase=self.state.phase,
@@ -411,7 +425,7 @@ class Engine:
         eng.state = GameState.decode(self.state.encode())
         eng.dice = dice
         eng.log, eng._rolls, eng._events, eng._undo = [], [], [], []
-        eng._pending, eng._generation, eng.last_bytes = None, 0, None
+        eng._pending, eng._generation, eng.last_bytes, eng._clean = None, 0, None, None
         eng._settle_quietly()      # the same pending decision, asked of the copy (its options read the copy)
         eng._rolls, eng._events = [], []
         return eng

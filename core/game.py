@@ -129,7 +129,7 @@ def _replay(eng: Engine, recorded: _RecordedDice, rows: list[ActionRow], *, chec
                 return out
         recorded.queue = list(rolls)
         try:
-            entry = eng.apply(Action.from_json(row.action))
+            entry = eng.apply(Action.from_json(row.action), before=eng.clean_bytes())
         except (IllegalAction, GameOver) as exc:
             out.bad, out.why = row.seq, f"it is refused: {exc}"
             out.last_good = last
@@ -364,7 +364,7 @@ class Game:
         eng = self.engine
         before = _Checkpoint.take(eng)
         t0 = time.process_time()
-        entry = eng.apply(action)
+        entry = eng.apply(action, before=eng.clean_bytes())   # the state as the last act left it: not encoded again
         cost = time.process_time() - t0
         before.state, state = eng.last_bytes            # encoded once, by Engine.apply
         row = ActionRow(

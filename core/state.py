@@ -18,6 +18,15 @@ import msgspec
 _UNIT_WRITES = [0]
 #: bumped whenever any unit's ``loc`` is set: the hex -> units index (:meth:`Units.at`) depends on nothing else
 _LOC_WRITES = [0]
+#: bumped whenever a field of any game state is set (``GameState.__setattr__``): with the two counters above, it
+#: tells :meth:`core.engine.Engine.clean_bytes` that a state may have changed since it was last encoded
+_STATE_WRITES = [0]
+
+
+def write_stamp() -> tuple[int, int]:
+    """The process's count of unit attribute and game-state field writes (in-place changes of containers are not
+    counted)."""
+    return _UNIT_WRITES[0], _STATE_WRITES[0]
 
 
 class UnitState(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -167,6 +176,7 @@ class GameState(msgspec.Struct, kw_only=True, omit_defaults=True):
             msgspec.Struct.__setattr__(self, "units", Units(self.units))
 
     def __setattr__(self, name: str, value: Any) -> None:
+        _STATE_WRITES[0] += 1
         if name == "units" and type(value) is not Units:
             value = Units(value)
         msgspec.Struct.__setattr__(self, name, value)
