@@ -81,3 +81,39 @@ def test_17_1_rp_destroyed_when_the_enemy_advances_after_combat_into_its_hex(des
     assert eng.pending().kind == "combat_advance" and "UK-RP#1" in eng.state.units      # the defender left it
     act(eng, "advance", AXIS, unit="GE-5Pz")
     assert eng.state.units["GE-5Pz"].loc == "C0803" and "UK-RP#1" not in eng.state.units
+
+
+def test_17_1_rp_left_alone_and_entered_by_the_enemy_play_path():
+    """The twin of the hand-placed RP tests above, every step an ``Engine.apply``: Sonnenblume GT 11, the Axis
+    deploys AXC-3's Italian RP at El Agheila (III.1), carries it with an MSU into C0602 (the KDG's ZOC: they stop) in
+    VI, takes the MSU back to C0702 in XII, leaving the RP alone; in XV the KDG moves through C0602: the RP is
+    destroyed (17.1 "automatically destroyed if alone in a hex and that hex is entered by an enemy unit") and the KDG
+    goes on to C0502, no overrun."""
+    from core.rules.status import supply_kind
+
+    def to_agheila(d):
+        return next((o.action for o in d.options if o.action.kind == "deploy" and o.action.args.get("to") == "C0701"),
+                    None)
+
+    script = {"reinforce": to_agheila}
+    p = Play("sonnenblume", seed=1)
+    p.run(lambda e: e.pending() is not None and e.pending().kind == "movement" and e.pending().side == AXIS
+          and any(u.id.startswith("IT-RP") and u.loc == "C0701" for u in e.state.units.values()), script=script)
+    rp = next(u.id for u in p.state.units.values() if u.id.startswith("IT-RP") and u.loc == "C0701")
+    msu = next(u.id for u in p.state.units_at("C0701") if supply_kind(u) == "msu")
+    p.act("move", side=AXIS, units=[msu, rp], path=["C0702", "C0602"])
+
+    def next_movement(side):
+        now = (p.state.gt, p.state.phase)
+        p.run(lambda e: e.pending() is not None and e.pending().kind == "movement" and e.pending().side == side
+              and (e.state.gt, e.state.phase) != now, script=script)
+
+    next_movement(AXIS)
+    p.act("move", side=AXIS, units=[msu], path=["C0702"])
+    assert [u.id for u in p.state.units_at("C0602")] == [rp]
+    next_movement(ALLIED)
+    assert p.state.units["UK-KDG"].loc == "C0603"
+    e = p.act("move", side=ALLIED, units=["UK-KDG"], path=["C0602", "C0502"])
+    assert rp not in p.state.units and p.state.units["UK-KDG"].loc == "C0502"
+    assert any("17.1" in ev and "C0602" in ev for ev in e.events)
+    assert p.pending.kind == "movement"                       # no overrun reaction or combat was started
