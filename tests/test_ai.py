@@ -3,6 +3,8 @@ positions reached by play."""
 
 from __future__ import annotations
 
+import pytest
+
 from core.ai import AIPlayer
 from core.bots import RandomBot
 from core.engine import Engine
@@ -30,6 +32,24 @@ def test_ai_plays_sonnenblume_to_the_end_as_both_sides():
     eng, ais = play("sonnenblume", 3, axis="ai", allied="ai")
     assert eng.pending() is None and eng.state.result is not None
     assert ais["Axis"].plans and all(p.startswith(("Axis:",)) for p in ais["Axis"].plans)
+
+
+SCENARIOS = ["fox-killed", "oconnors-war", "sonnenblume", "desert-fox", "desert-war", "run-for-tunis",
+             "trail-of-the-fox", "tunisian-campaign", "rommels-war", "north-african-campaign"]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_ai_answers_every_decision_with_an_accepted_action(scenario):
+    # the AI for both sides from the scenario's set-up: every answer goes through Engine.apply (a refusal raises)
+    eng, ais = play(scenario, 2, axis="ai", allied="ai", limit=120)
+    assert len(eng.log) == 120 or eng.state.result is not None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_ai_against_ai_plays_every_scenario_to_its_end(scenario):
+    eng, _ = play(scenario, 1, axis="ai", allied="ai", limit=10**6)
+    assert eng.pending() is None and eng.state.result is not None
 
 
 def test_same_seed_and_setting_give_the_same_game():
