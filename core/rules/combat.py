@@ -860,6 +860,8 @@ def may_attack(st: GameState, uid: str) -> str | None:
         return "supply units alone cannot attack (12.2.6)"
     if uid in st.units and fna.neutral_vf(st.units[uid]):
         return f"{i.name or uid} is a neutral Vichy French unit: VF units do not attack (22.7 Important; 23.1 ALC-21 i)"
+    if uid in st.units and fna.inactive_vf(st, st.units[uid]):
+        return f"{i.name or uid} is a Vichy French unit, not active until ALC-23 is played (23.1 ALC-3 Important)"
     if i.garrison:
         return f"{i.name} is a garrison; garrisons may not attack (15.8)"
     if i.cf <= 0 and not i.paren:

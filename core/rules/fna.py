@@ -45,6 +45,17 @@ def neutral_vf(u: UnitState) -> bool:
     return offmap.base_id(u.id).startswith("VFA-") and u.flags.get("vichy") == "neutral" and u.loc != offmap.REMOVED
 
 
+def inactive_vf(state: Any, u: UnitState) -> bool:
+    """A Vichy French unit of ALC-3 before Operation Torch: 23.1 ALC-3 "Important: These units are not active until
+    ALC-23 (Operation Torch Invasion) is played" (22.7: French North Africa is out of play until then).  It sits in
+    the Allied side of the state, but the Allied player may not move it or attack with it.  Once ALC-23 is played
+    the unit is neutral (:func:`neutral_vf`) until it joins; a scenario without ALC-23 has no inactive VF."""
+    if not offmap.base_id(u.id).startswith("VFA-") or u.flags.get("vichy"):
+        return False
+    card = (getattr(state, "cards", None) or {}).get("ALC-23")
+    return card is not None and card.get("status") not in ("in_play", "discarded")
+
+
 def hostile(u: UnitState, side: str) -> bool:
     """``u`` is an enemy of ``side``: a unit of the other side, or a neutral Vichy French unit when ``side`` is
     Allied (the neutral VF are on the Allied side of the state until they join, yet the Allies may attack them,
@@ -86,6 +97,8 @@ def move_refusal(eng: Engine, side: str, units: list[UnitState], to: str, moved:
             return f"{u.id} is not a {side} ground unit"
         if is_vf(u.id) and neutral_vf(u):
             return f"{u.id}: neutral Vichy French units may not move until the Vichy Accord (23.1 ALC-21 i)"
+        if inactive_vf(eng.state, u):
+            return f"{u.id}: Vichy French units are not active until ALC-23 is played (23.1 ALC-3 Important)"
     if not to.startswith("box:") and any(hostile(v, side) for v in eng.state.units_at(to)):
         return f"{to} holds enemy units"
     return None
@@ -134,7 +147,7 @@ def fna_move_options(eng: Engine, frame: Frame, side: str) -> list[Option]:
     out: list[Option] = []
     for here in sorted(road):
         units = [u for u in eng.state.units_at(here) if u.side == ALLIED and not neutral_vf(u)
-                 and _c(u.id) and _c(u.id).kind in ("combat", "supply")]
+                 and not inactive_vf(eng.state, u) and _c(u.id) and _c(u.id).kind in ("combat", "supply")]
         for to in sorted(road[here]):
             ok = [u for u in units if int(moved.get(u.id, 0)) + leg_cost(u, here, to)
                   <= status.movement_allowance(u) * tec.EIGHTH]

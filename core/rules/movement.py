@@ -426,6 +426,9 @@ def parse_move(eng: Engine, frame: Frame, action: Action, reaction: bool) -> Mov
         if _fna().neutral_vf(u):
             raise IllegalAction(f"{counter_of(u).name} is a neutral Vichy French unit: VF units may not move (except as "
                                 "a result of combat) until the Vichy Accord (23.1 ALC-21 i)", "23.1 ALC-21 i")
+        if _fna().inactive_vf(st, u):
+            raise IllegalAction(f"{counter_of(u).name} is a Vichy French unit: not active until ALC-23 (Operation Torch "
+                                "Invasion) is played (23.1 ALC-3 Important)", "23.1 ALC-3")
         if hex_of(u) is None and not (a.get("enter") and u.loc == a.get("enter")):
             raise IllegalAction(f"{counter_of(u).name} is not on the hex grid ({u.loc}); to enter it name the box in "
                                 "args.enter (13.8, 22.0)", "13.8")
@@ -493,7 +496,7 @@ def _units_free(eng: Engine, frame: Frame, side: str) -> list[UnitState]:
     return [u for u in sorted(eng.state.units_of(side), key=lambda x: x.id)
             if hex_of(u) is not None and u.id not in moved and movement_allowance(u) > 0 and not u.captured
             and (is_combat(u) or supply_kind(u) == "msu") and not _fna().neutral_vf(u)
-            and not u.flags.get("battle")]                 # 14.9.1 / 14.9.2: its movement is completed
+            and not _fna().inactive_vf(eng.state, u) and not u.flags.get("battle")]                 # 14.9.1 / 14.9.2: its movement is completed
 
 
 def sample_moves(eng: Engine, frame: Frame, side: str, reaction: bool, limit: int = 12) -> list[Option]:
