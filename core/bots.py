@@ -40,32 +40,63 @@ class RandomBot:
         return self.rng.choice(decision.options).action
 
 
-def pass_choice(decision: Decision) -> Action:
-    """The do-nothing answer: "done" when offered; else the first option that does not cancel something already
-    chosen (a combat declaration, 14.0: a declaration the phase still requires leaves no "done", and taking the
-    first option - a cancel - would declare and cancel for ever); else the first option."""
+def pass_choice(decision: Decision, abandoned: set[str] | None = None) -> Action:
+    """The do-nothing answer: "done" when offered; else the first option that neither cancels anything nor declares
+    an attack on a hex in ``abandoned``; else the last cancel offered, whose combat's hexes are added to
+    ``abandoned``; else the first option.
+
+    14.2: a declared attack may leave a declaration still required (every enemy unit projecting a ZOC onto an
+    attacker's hex must be attacked), and the Combat Phase then offers no "done".  When no declaration can meet
+    it, the combat is cancelled and its hexes abandoned (``abandoned`` is kept by the caller for the Combat Phase),
+    never declared against again in that phase - so declaring and cancelling cannot go on for ever."""
     opts = decision.options
+    abandoned = set() if abandoned is None else abandoned
     for o in opts:
         if o.action.kind == "done":
             return o.action
     for o in opts:
-        if o.action.kind != "cancel":
-            return o.action
+        a = o.action
+        if a.kind == "cancel" or a.kind == "declare" and abandoned & set(a.args.get("hexes") or []):
+            continue
+        return a
+    cancels = [o.action for o in opts if o.action.kind == "cancel"]
+    if cancels:
+        combats = decision.context.get("combats", [])
+        k = cancels[-1].args.get("combat")
+        if isinstance(k, int) and 0 <= k < len(combats):
+            abandoned.update(combats[k].get("hexes", []))
+        return cancels[-1]
     return opts[0].action
 
 
-class PassBot:
+class _PhaseMemory:
+    """The hexes a bot abandoned (see :func:`pass_choice`) in the current step of play."""
+
+    _memory: tuple[tuple, set[str]] = ((), set())
+
+    def abandoned(self, engine: "Engine | None") -> set[str]:
+        if engine is None:
+            return set()
+        st = engine.state
+        key = (st.gt, st.phase, st.step)
+        if self._memory[0] != key:
+            self._memory = (key, set())
+        return self._memory[1]
+
+
+class PassBot(_PhaseMemory):
     """Does nothing it may leave undone: :func:`pass_choice` ("done" when offered, else the first option that
-    cancels nothing, else the first option) - the quickest way through a turn."""
+    cancels nothing, else a cancel) - the quickest way through a turn."""
 
     name = "pass"
     plan = ""
 
     def __init__(self, seed: int = 0, side: str | None = None):
         self.side = side
+        self._memory = ((), set())
 
     def choose(self, decision: Decision, engine: "Engine | None" = None) -> Action:
-        return pass_choice(decision)
+        return pass_choice(decision, self.abandoned(engine))
 
 
 #: the weakest odds the greedy bot attacks at, as the attack-to-defence strength ratio of the odds preview (14.3)
@@ -130,7 +161,7 @@ def objective_hexes(engine: "Engine", side: str) -> list[str]:
     return sorted(on_map)
 
 
-class GreedyBot:
+class GreedyBot(_PhaseMemory):
     """The documented greedy baseline of issue 21 (``--bot greedy``): **best-odds attack, else move toward the
     nearest objective**.
 
@@ -138,8 +169,9 @@ class GreedyBot:
       adjacent enemy hex, forms regular / mobile / deliberate, no recon or amphibious variants, no extension),
       it declares the one with the best odds - the highest attack-to-defence strength ratio of the engine's odds
       preview (the ``odds`` query, 14.3) - if that ratio is at least :data:`GREEDY_MIN_ODDS` (2:1), and asks
-      again; otherwise it says done.  When a declaration is still required (the decision offers no "done"), it
-      declares the best one whatever its odds.
+      again; otherwise it says done.  When a declaration is still required (14.2: the decision offers no "done"),
+      it declares the best one offered whatever its odds (extending a combat to more hexes included); when none is
+      left it cancels a combat and abandons its hexes for the phase (:func:`pass_choice`).
     * Movement Phase (13.0): one unit at a time, each combat unit on the map not moved yet is moved along the
       engine's own cheapest legal paths (``movement.reachable_paths``, what the ``reachable`` query reads) to the
       reachable hex closest to its nearest objective
@@ -157,41 +189,46 @@ class GreedyBot:
     def __init__(self, seed: int = 0, side: str | None = None):
         self.side = side
         self.rng = _rng(seed, side)
+        self._memory = ((), set())
         self._objectives: dict[str, list[str]] = {}
         self._tried: tuple[tuple, set[str]] = ((), set())
 
     def choose(self, decision: Decision, engine: "Engine") -> Action:
         side = decision.side if self.side is None else self.side
+        abandoned = self.abandoned(engine)
         if decision.kind == "combat_declare":
-            act = self._attack(decision, engine)
+            act = self._attack(decision, engine, abandoned)
             if act is not None:
                 return act
         elif decision.kind == "movement" and "move" in decision.free_kinds:
             act = self._advance(decision, engine, side)
             if act is not None:
                 return act
-        return pass_choice(decision)
+        return pass_choice(decision, abandoned)
 
     # ------------------------------------------------------------------ combat
-    def _attack(self, decision: Decision, engine: "Engine") -> Action | None:
+    def _attack(self, decision: Decision, engine: "Engine", abandoned: set[str]) -> Action | None:
         from core.decisions import IllegalAction
 
+        required = not any(o.action.kind == "done" for o in decision.options)
         busy = {u for c in decision.context.get("combats", []) for u in c.get("attackers", [])}
         best: tuple[float, int, Action] | None = None
         for i, o in enumerate(decision.options):
             a = o.action
             hexes = a.args.get("hexes") or []
             if (a.kind != "declare" or a.args.get("recon") or a.args.get("form") not in _GREEDY_FORMS
-                    or len(hexes) != 1 or busy & set(a.args.get("attackers", []))):
+                    or abandoned & set(hexes)):
+                continue
+            if not required and (len(hexes) != 1 or busy & set(a.args.get("attackers", []))):
                 continue
             try:
-                odds = engine.query("odds", attackers=list(a.args["attackers"]), hex=hexes[0], form=a.args["form"])
+                odds = engine.query("odds", attackers=list(a.args["attackers"]), hex=hexes[0], hexes=list(hexes),
+                                    form=a.args["form"])
             except IllegalAction:
                 continue
             ratio = float(odds["attack"]) / float(odds["defence"]) if float(odds["defence"]) > 0 else float("inf")
             if best is None or ratio > best[0]:
                 best = (ratio, i, a)
-        required = not any(o.action.kind == "done" for o in decision.options)
         if best is not None and (best[0] >= GREEDY_MIN_ODDS or required):
             return best[2]
         return None

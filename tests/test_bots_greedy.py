@@ -85,17 +85,35 @@ def test_greedy_answers_other_decisions_as_the_pass_bot():
     assert bot.choose(d, eng) == pass_choice(d) == PassBot().choose(d)
 
 
-def test_pass_choice_prefers_done_and_never_cancels_when_it_can_do_otherwise():
-    """14.0: a Combat Phase that still requires a declaration offers no "done"; after the one declaration offered
-    the options are a cancel and "done" (the first option, a cancel, would loop for ever: Desert Fox, seed 1)."""
-    def dec(*kinds):
-        return Decision(side=AXIS, kind="combat_declare", prompt="", rule="14.0",
-                        options=tuple(Option(action=Action(kind=k, side=AXIS), label=k) for k in kinds))
+def test_pass_choice_prefers_done_and_never_declares_and_cancels_for_ever():
+    """14.2: a declared attack can leave a declaration still required, and the Combat Phase then offers no "done";
+    when nothing else is left the last combat is cancelled and its hexes abandoned for the phase (the greedy bot
+    declared and cancelled for ever in Trail of the Fox, seed 1; the pass bot in Desert Fox, seed 1)."""
+    combats = [{"attackers": ["A"], "hexes": ["S0333"]}, {"attackers": ["B"], "hexes": ["S0334"]}]
 
-    assert pass_choice(dec("cancel", "done")).kind == "done"
-    assert pass_choice(dec("cancel", "declare")).kind == "declare"
-    assert pass_choice(dec("cancel")).kind == "cancel"
-    assert pass_choice(dec("declare", "cancel", "done")).kind == "done"
+    def dec(*acts):
+        return Decision(side=AXIS, kind="combat_declare", prompt="", rule="14.0; 14.2", context={"combats": combats},
+                        options=tuple(Option(action=Action(kind=k, side=AXIS, args=a), label=k) for k, a in acts))
+
+    cancel0, cancel1 = ("cancel", {"combat": 0}), ("cancel", {"combat": 1})
+    again = ("declare", {"attackers": ["A"], "hexes": ["S0333"], "form": "regular"})
+    assert pass_choice(dec(cancel0, ("done", {}))).kind == "done"
+    assert pass_choice(dec(cancel0, again)) == Action(kind="declare", side=AXIS, args=again[1])
+    abandoned: set[str] = set()
+    assert pass_choice(dec(cancel0, cancel1), abandoned).args == {"combat": 1} and abandoned == {"S0334"}
+    assert pass_choice(dec(cancel0, again), {"S0333"}).args == {"combat": 0}      # never the abandoned attack again
+
+
+def test_bots_keep_abandoned_hexes_for_one_step_only():
+    eng = _engine("fox-killed")
+    bot = PassBot(1, AXIS)
+    mine = bot.abandoned(eng)
+    mine.add("C2331")
+    assert bot.abandoned(eng) == {"C2331"}
+    eng.apply(bot.choose(eng.pending(), eng))          # a set-up step: the next decision is another step
+    while (eng.state.gt, eng.state.phase, eng.state.step) == bot._memory[0]:
+        eng.apply(PassBot().choose(eng.pending()))
+    assert bot.abandoned(eng) == set()
 
 
 def test_same_seed_same_greedy_game():
