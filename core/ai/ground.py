@@ -125,6 +125,8 @@ def context(eng: Engine, side: str) -> Context:
 
 
 LOS_FAR = 6
+#: a unit further than this from its goal also looks at road-march moves (13.2.3)
+ROAD_MARCH_BEYOND = 10
 
 
 def _distance_from(region: set, far: int) -> dict:
@@ -270,29 +272,34 @@ def best_move(eng: Engine, ctx: Context, uid: str) -> tuple[Action | None, str]:
         act = _capture(eng, side, uid, target)      # only enemy supply units there: capture them (12.2.7, 13.4)
         if act is not None:
             return act, f"capturing {place(target)}"
-    reach = reachable(eng, side, uid)
+    reaches = [(False, reachable(eng, side, uid))]
+    if target and start.distance(Hex.parse(target)) > ROAD_MARCH_BEYOND:
+        # far from its goal: road march too (13.2.3: along roads, not next to the enemy, at double speed)
+        reaches.append((True, reachable(eng, side, uid, road_march=True)))
     own = _own_strength(eng, side)
     stay = score_hex(eng, ctx, uid, start, start, 0.0, own)
     own_pts = stacking.stacking_points(u)
     gm = tec.current_map()
     ranked = []
-    for lab, path in reach.items():
-        h = Hex.parse(lab)
-        if h == start:
-            continue
-        if _stack_points(eng, lab) + own_pts > stacking.limit(gm, lab):
-            continue
-        sc = score_hex(eng, ctx, uid, start, h, float(len(path)), own)
-        if sc > stay + 0.5:
-            ranked.append((-sc, lab, path))
+    for road, reach in reaches:
+        for lab, path in reach.items():
+            h = Hex.parse(lab)
+            if h == start:
+                continue
+            if _stack_points(eng, lab) + own_pts > stacking.limit(gm, lab):
+                continue
+            sc = score_hex(eng, ctx, uid, start, h, float(len(path)), own)
+            if sc > stay + 0.5:
+                ranked.append((-sc, road, lab, path))
     ranked.sort()
     why = ctx.why.get(uid, "")
     verb = {"take": "advancing on", "hold": "holding", "front": "closing up toward",
             "siege": "cutting off"}.get(why, "moving toward")
     if why == "siege":
         target = ctx.siege_of.get(target, target)
-    for _sc, lab, path in ranked[:3]:
-        act = Action(kind="move", side=side, args={"units": [uid], "path": list(path)})
+    for _sc, road, lab, path in ranked[:3]:
+        act = Action(kind="move", side=side, args={"units": [uid], "path": list(path)} | (
+            {"road_march": True} if road else {}))
         if accepted(eng, act) is not None:
             return act, f"{verb} {place(target)}" if target else ""
     return None, ""
@@ -309,11 +316,12 @@ def _capture(eng: Engine, side: str, uid: str, target: str) -> Action | None:
     return act if accepted(eng, act) is not None else None
 
 
-def reachable(eng: Engine, side: str, uid: str) -> dict[str, list[str]]:
+def reachable(eng: Engine, side: str, uid: str, road_march: bool = False) -> dict[str, list[str]]:
     """The hexes ``uid`` can reach now -> the path the ``move`` action takes (the engine's own search behind the
     ``reachable`` query, 13.0-13.4; a path the engine then refuses is skipped when tried)."""
     try:
-        return dict(movement_rules.reachable_paths(eng.state, side, [uid], movement_rules._query_opts(eng, False, False)))
+        return dict(movement_rules.reachable_paths(eng.state, side, [uid],
+                                                   movement_rules._query_opts(eng, road_march, False)))
     except IllegalAction:
         return {}
 
