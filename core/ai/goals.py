@@ -68,7 +68,8 @@ def objective_hexes(eng: Engine, side: str) -> dict[str, float]:
             maps = _maps(eng, c)
             for h, cap in ports.items():
                 if not maps or h[:1] in maps:
-                    add(h, w * (0.5 + 0.25 * min(cap, 4)))
+                    # 27.3 counts ports, whatever their size; the others weigh their capacity (20.1)
+                    add(h, w if k == "more_ports" else w * (0.5 + 0.25 * min(cap, 4)))
         elif k in ("base_with_loc", "no_base_with_loc"):
             for s in (side, other(side)):
                 for h in victory_rules._bases(eng, s):
