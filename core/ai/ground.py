@@ -331,14 +331,9 @@ def movement(player: Any, d: Decision, eng: Engine) -> Action | None:
     time by :func:`best_move`, leaving alone the units the admin moves (:func:`core.ai.admin.reserved_units`)."""
     st = eng.state
     side = d.side
-    key = ("movement", st.gt, st.phase, st.step, side)
-    mem = player.memory
-    if mem.get("key") != key:
-        mem.clear()
-        mem["key"] = key
-        mem["ctx"] = context(eng, side)
-        mem["tried"] = set()
-        mem["said"] = []
+    mem = phase_memory(player, eng, "movement", side)
+    if "ctx" not in mem:
+        mem.update(ctx=context(eng, side), tried=set(), said=[])
     ctx: Context = mem["ctx"]
     moved = d.context.get("moved", {})
     order = sorted(_movers(eng, side), key=lambda x: (not is_motorized(st.units[x]), x))
@@ -356,6 +351,17 @@ def movement(player: Any, d: Decision, eng: Engine) -> Action | None:
     return _done(d, side)
 
 
+def phase_memory(player: Any, eng: Engine, kind: str, side: str) -> dict:
+    """The player's working notes for this step of this phase (cleared when the game has moved on)."""
+    st = eng.state
+    key = (kind, st.gt, st.phase, st.step, side)
+    mem = player.memory
+    if mem.get("key") != key:
+        mem.clear()
+        mem["key"] = key
+    return mem
+
+
 def _done(d: Decision, side: str) -> Action | None:
     for o in d.options:
         if o.action.kind == "done" and o.action.side == side:
@@ -368,12 +374,8 @@ def reaction(player: Any, d: Decision, eng: Engine) -> Action | None:
     defends; otherwise stand (the moves the engine accepts, tried on a copy first)."""
     st = eng.state
     side = d.side
-    key = ("reaction", st.gt, st.phase, st.step, side)
-    mem = player.memory
-    if mem.get("key") != key:
-        mem.clear()
-        mem["key"] = key
-        mem["tried"] = set()
+    mem = phase_memory(player, eng, "reaction", side)
+    mem.setdefault("tried", set())
     frame = st.stack[-1]
     g = goals_mod.goals(eng, side)
     enemy = _enemy_strength(eng, side)
@@ -585,13 +587,11 @@ def plan_attacks(player: Any, eng: Engine, side: str) -> tuple[list[Action], lis
 
 
 def combat_declare(player: Any, d: Decision, eng: Engine) -> Action | None:
-    st = eng.state
+    """14.0: declare the attacks :func:`plan_attacks` chose, one at a time, then done (cancelling only if a
+    requirement of 14.2 were left unmet)."""
     side = d.side
-    key = ("declare", st.gt, st.phase, st.step, side)
-    mem = player.memory
-    if mem.get("key") != key:
-        mem.clear()
-        mem["key"] = key
+    mem = phase_memory(player, eng, "declare", side)
+    if "queue" not in mem:
         if d.context.get("combats"):
             mem["queue"] = []          # combats declared before this player took over: keep them
         else:
