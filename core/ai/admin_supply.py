@@ -12,6 +12,8 @@ plans, once, where its MSU go (:func:`supply_move`):
 * an MSU standing with a dump carries it along while fewer than two dumps are near the front (13.7 transport:
   the dump moves in the MSU's stack), so that combat supply is at hand; the rearmost MSU drives back to the
   dumps piling up at a base to fetch the next one;
+* where the scenario's victory counts the side's bases (a base in a port, or with a LOC to a hex, 27.3-33.3) and
+  fewer than two count, an MSU standing with a dump drives it to the safest such hex it reaches and makes a base;
 * the Allies keep one MSU on the railhead once they have three on the map (18.2.1, built by
   :mod:`core.ai.admin_construction`);
 * MSU waiting in the NRV Box come up by an NRV entry hex onto the Allied line of supply (22.1);
@@ -110,6 +112,11 @@ def _plan(engine: "Engine", side: str) -> list[tuple[Action, str]]:
             n_msu -= 1
             bases.append(h)
             msus = [m for m in msus if m.loc != u.loc]
+    vb = _victory_base(engine, side, msus, dumps_at, enemy, n_msu)
+    if vb is not None:
+        out += vb[0]
+        msus = [m for m in msus if m.id != vb[1]]
+        n_msu -= 1
     builder = railhead_msu(engine, side)
     msus = [m for m in msus if m.id != builder]          # 18.2.1: the MSU on the railhead stays to build
     if side == ALLIED and builder is None and len(msus) >= 3:
@@ -156,6 +163,63 @@ def _plan(engine: "Engine", side: str) -> list[tuple[Action, str]]:
     if side == ALLIED:
         out += _nrv_msus(engine, los, front, enemy, taken)
     return out
+
+
+def _base_goals(engine: "Engine", side: str, enemy: list[Hex]) -> tuple[list[Hex], int]:
+    """The scenario's base conditions for ``side`` (27.3-33.3 ``base_in_port`` / ``base_with_loc``): the hexes
+    where one more base would count, safest first, and how many bases count there now."""
+    from core.rules import tec, victory_rules
+
+    st = engine.state
+    gm = tec.current_map()
+    bases = [h for u in st.units.values() if u.side == side and supply_kind(u) == "base" and not u.captured
+             and (h := hex_of(u)) is not None]
+    want: list[Hex] = []
+    have = 0
+    for c in victory_rules.conditions(engine):
+        if c.get("side") != side:
+            continue
+        if c.get("kind") == "base_in_port":
+            cap = int(c.get("min_port_capacity", 3))
+            ports = [h for h, n in gm.ports.items() if n >= cap and supply.port_controlled(st, side, h)]
+            have += sum(1 for b in bases if b in ports)
+            want += [h for h in ports if h not in bases]
+        elif c.get("kind") == "base_with_loc":
+            goal = Hex.parse(str(c["loc_to"]))
+            have += sum(1 for b in bases if b.distance(goal) <= 3)
+            want += [h for h in goal.within(2) if gm.on_grid(h) and h not in bases]
+    want = [h for h in want if nearest(h, enemy) >= 4]
+    return sorted(set(want), key=lambda h: (-min(nearest(h, enemy), 30), h.label)), have
+
+
+def _victory_base(engine: "Engine", side: str, msus: list, dumps_at: dict, enemy: list[Hex],
+                  n_msu: int) -> tuple[list[tuple[Action, str]], str] | None:
+    """A second base where the scenario's victory counts bases (12.2.3): an MSU standing with a dump drives it to
+    the safest such hex it reaches this phase and makes the base there."""
+    if n_msu < 2:
+        return None
+    want, have = _base_goals(engine, side, enemy)
+    if have >= 2 or not want:
+        return None
+    for u in msus:
+        carry = dumps_at.get(u.loc, [])[:1]
+        if not carry:
+            continue
+        reach = paths(engine, [u.id])
+        for h in want:
+            if h.label == u.loc or h.label in reach:
+                moves: list[tuple[Action, str]] = []
+                if h.label != u.loc:
+                    moves.append((Action(kind="move", side=side, args={"units": [u.id] + carry,
+                                                                        "path": list(reach[h.label])}),
+                                  f"{u.id} takes {carry[0]} to {h.label} to make a base the victory conditions "
+                                  "count (12.2.3)"))
+                moves.append((Action(kind="create_base", side=side, args={"hex": h.label}),
+                              f"a base at {h.label}: {have + 1} base(s) where the victory conditions count them "
+                              "(12.2.3)"))
+                dumps_at[u.loc].remove(carry[0])
+                return moves, u.id
+    return None
 
 
 def _to_railhead(engine: "Engine", msus: list, enemy: list[Hex]) -> tuple[tuple[Action, str], str] | None:
