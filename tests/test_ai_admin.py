@@ -16,6 +16,7 @@ from core.ai import admin
 from core.bots import PassBot, RandomBot
 from core.decisions import ALLIED, AXIS, EITHER, Action, Decision
 from core.engine import Engine
+from core.hexgrid import Hex
 from core.newgame import initial_state
 from core.players import view_for
 from core.rules.victory_rules import withdrawal_failures
@@ -164,3 +165,15 @@ def test_ai_player_as_allies_makes_the_withdrawals(scenario):
         built = [e for e in eng.log if e.action.kind == "build_rail"]
         assert built and eng.state.vars["railhead"] != "W2118"
         assert any("Egyptian railroad is extended" in p for p in allied.plans)
+
+
+def test_bases_where_the_victory_conditions_count_them_30_3():
+    """30.3: the Axis wins with a base on the map with a LOC to L2909.  The admin AI (ground play passed) drives
+    an MSU with a dump next to L2909 and makes a base there (12.2.3), so that more than the primary base counts."""
+    axis = AdminOnly(AXIS, 1)
+    eng = play("trail-of-the-fox", 1, {AXIS: axis, ALLIED: PassBot()})
+    made = [e for e in eng.log if e.action.kind == "create_base" and e.action.side == AXIS]
+    assert made
+    goal = Hex.parse("L2909")
+    assert any(Hex.parse(e.action.args["hex"]).distance(goal) <= 2 for e in made)
+    assert eng.state.result["winner"] == AXIS
