@@ -13,6 +13,8 @@ The GUI query ``zoc(side)`` lists the hexes in ``side``'s ZOC.
 
 from __future__ import annotations
 
+import msgspec
+
 from core.engine import QUERIES, Engine
 from core.hexgrid import Hex
 from core.rules import tec
@@ -79,8 +81,18 @@ def counts_for(u: UnitState, side: str) -> bool:
 
 
 def zoc_map(state: GameState, side: str, gm: tec.GroundMap | None = None) -> dict[Hex, list[str]]:
-    """hex -> ids of the units exerting one of ``side``'s ZOC into it (:func:`counts_for`)."""
+    """hex -> ids of the units exerting one of ``side``'s ZOC into it (:func:`counts_for`).
+
+    Memoised on the units until any unit changes (``Units.derived``; what it reads of a unit are its attributes and
+    its ``vichy`` flag, which is only ever replaced with the flags), keyed by the map and the fort markers (18.1):
+    the sampled moves, the chosen move's trace and the supply lines of one state share it (issue 18)."""
     gm = gm or tec.current_map()
+    forts = state.vars.get("forts")
+    key = ("zoc_map", side, id(gm), gm._generation, msgspec.json.encode(forts) if forts else b"")
+    return dict(state.units.derived(key, lambda: _zoc_map(state, side, gm)))
+
+
+def _zoc_map(state: GameState, side: str, gm: tec.GroundMap) -> dict[Hex, list[str]]:
     out: dict[Hex, list[str]] = {}
     for u in state.units.values():
         if not counts_for(u, side):
