@@ -15,9 +15,10 @@ the same machine a moment before (the ratio baseline: what the network stack alo
   200-byte message (p50, p99) and of a message the size of a 6,000-action game's state.
 
 The 6,000-action game: ``RandomBot(1)`` plays the North African Campaign from its set-up, and after every tenth
-action the side takes that action back and plays it again (an undo and the same action: two more logged actions,
-R-UNDO), because the bot ends this scenario at about 5,200 actions (GT 31) and the measure needs a game still
-going at action 6,000.  Host processes run with compiled bytecode, as an installed program does (the first start
+action (fifth, third... if the game would end sooner) the side takes that action back and plays it again (an undo
+and the same action: two more logged actions, R-UNDO), because the bot ends this scenario at 4,500-5,200 actions
+(GT 29-31, depending on the rules of the day) and the measure needs a game still going at action 6,000; the row's
+label says how many of each.  Host processes run with compiled bytecode, as an installed program does (the first start
 compiles it; with ``PYTHONDONTWRITEBYTECODE`` every start would compile every module again, about a second).
 """
 
@@ -265,8 +266,15 @@ def campaign(path: Path, n: int = CAMPAIGN_ACTIONS) -> str:
     """The 6,000-action NAC game (see the module's docstring); returns its label."""
     from net.testing import bot_game
 
-    played, takebacks = bot_game(path, NAC, n, seed=1, takeback_every=10)
     from core.game import Game
+
+    for every in (10, 5, 3, 2):   # the rules of the day decide how long the bot's game lasts: take back more often
+        try:
+            played, takebacks = bot_game(path, NAC, n, seed=1, takeback_every=every)
+            break
+        except RuntimeError as exc:
+            if "ended" not in str(exc) or every == 2:
+                raise
 
     g = Game.open(path, read_only=True)
     gt = g.state.gt
