@@ -125,8 +125,6 @@ def context(eng: Engine, side: str) -> Context:
 
 
 LOS_FAR = 6
-#: a unit further than this from its goal also looks at road-march moves (13.2.3)
-ROAD_MARCH_BEYOND = 10
 
 
 def _distance_from(region: set, far: int) -> dict:
@@ -272,34 +270,29 @@ def best_move(eng: Engine, ctx: Context, uid: str) -> tuple[Action | None, str]:
         act = _capture(eng, side, uid, target)      # only enemy supply units there: capture them (12.2.7, 13.4)
         if act is not None:
             return act, f"capturing {place(target)}"
-    reaches = [(False, reachable(eng, side, uid))]
-    if target and start.distance(Hex.parse(target)) > ROAD_MARCH_BEYOND:
-        # far from its goal: road march too (13.2.3: along roads, not next to the enemy, at double speed)
-        reaches.append((True, reachable(eng, side, uid, road_march=True)))
+    reach = reachable(eng, side, uid)
     own = _own_strength(eng, side)
     stay = score_hex(eng, ctx, uid, start, start, 0.0, own)
     own_pts = stacking.stacking_points(u)
     gm = tec.current_map()
     ranked = []
-    for road, reach in reaches:
-        for lab, path in reach.items():
-            h = Hex.parse(lab)
-            if h == start:
-                continue
-            if _stack_points(eng, lab) + own_pts > stacking.limit(gm, lab):
-                continue
-            sc = score_hex(eng, ctx, uid, start, h, float(len(path)), own)
-            if sc > stay + 0.5:
-                ranked.append((-sc, road, lab, path))
+    for lab, path in reach.items():
+        h = Hex.parse(lab)
+        if h == start:
+            continue
+        if _stack_points(eng, lab) + own_pts > stacking.limit(gm, lab):
+            continue
+        sc = score_hex(eng, ctx, uid, start, h, float(len(path)), own)
+        if sc > stay + 0.5:
+            ranked.append((-sc, lab, path))
     ranked.sort()
     why = ctx.why.get(uid, "")
     verb = {"take": "advancing on", "hold": "holding", "front": "closing up toward",
             "siege": "cutting off"}.get(why, "moving toward")
     if why == "siege":
         target = ctx.siege_of.get(target, target)
-    for _sc, road, lab, path in ranked[:3]:
-        act = Action(kind="move", side=side, args={"units": [uid], "path": list(path)} | (
-            {"road_march": True} if road else {}))
+    for _sc, lab, path in ranked[:3]:
+        act = Action(kind="move", side=side, args={"units": [uid], "path": list(path)})
         if accepted(eng, act) is not None:
             return act, f"{verb} {place(target)}" if target else ""
     return None, ""
@@ -316,12 +309,12 @@ def _capture(eng: Engine, side: str, uid: str, target: str) -> Action | None:
     return act if accepted(eng, act) is not None else None
 
 
-def reachable(eng: Engine, side: str, uid: str, road_march: bool = False) -> dict[str, list[str]]:
+def reachable(eng: Engine, side: str, uid: str) -> dict[str, list[str]]:
     """The hexes ``uid`` can reach now -> the path the ``move`` action takes (the engine's own search behind the
     ``reachable`` query, 13.0-13.4; a path the engine then refuses is skipped when tried)."""
     try:
         return dict(movement_rules.reachable_paths(eng.state, side, [uid],
-                                                   movement_rules._query_opts(eng, road_march, False)))
+                                                   movement_rules._query_opts(eng, False, False)))
     except IllegalAction:
         return {}
 
@@ -614,7 +607,28 @@ def combat_declare(player: Any, d: Decision, eng: Engine) -> Action | None:
     return None
 
 
+def combat_loss(player: Any, d: Decision, eng: Engine) -> Action | None:
+    """14.6: the step that costs the owner least when we pick our own losses, the one that costs most when we pick
+    the enemy's first step (a one-step unit loses all its worth, a larger one a share of it)."""
+    st = eng.state
+
+    def cost(o: Any) -> float:
+        u = st.units.get(str(o.action.args.get("unit")))
+        if u is None:
+            return 0.0
+        return unit_value(u) / max(1, u.steps) if u.steps > 1 else unit_value(u)
+
+    opts = [o for o in d.options if o.action.kind == "lose_step" and o.action.side == d.side]
+    if not opts:
+        return None
+    mine = [o for o in opts if st.units[str(o.action.args.get("unit"))].side == d.side]
+    if mine:
+        return min(mine, key=lambda o: (cost(o), str(o.action.args.get("unit")))).action
+    return max(opts, key=lambda o: (cost(o), str(o.action.args.get("unit")))).action
+
+
 HANDLERS: dict[str, Callable[[Any, Decision, Engine], Action | None]] = {
+    "combat_loss": combat_loss,
     "movement": movement,
     "reaction": reaction,
     "combat_declare": combat_declare,
