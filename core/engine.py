@@ -468,7 +468,10 @@ class TurnProcedure(Procedure):
                 fn(eng)
             self.advance(eng, frame)
             return CONTINUE
-        eng.push(STEP_PROCEDURES.get(step.key, "step"), step=step.key)
+        proc = STEP_PROCEDURES.get(step.key)
+        if proc is None:          # every interactive step of 4.1 has its rules chapter's procedure (on_step)
+            raise RuntimeError(f"step {step.key} ({step.rule}) of the sequence of play has no procedure")
+        eng.push(proc, step=step.key)
         return CONTINUE
 
     def resume(self, eng: Engine, frame: Frame, child: Frame) -> None:
@@ -511,42 +514,6 @@ class GameStart(Procedure):
         for fn in GAME_START:
             fn(eng)
         return None
-
-
-@procedure("step")
-class DefaultStep(Procedure):
-    """A step whose rules have no choices yet: the acting side declares it done.
-
-    For ``both`` steps either side may act and both must finish (4.1 III.1).
-    """
-
-    def decide(self, eng: Engine, frame: Frame) -> Decision | None:
-        step = sequence.STEPS[frame.data["step"]]
-        side = sequence.side_of(step.role, eng.state.initiative, eng.state.first_player)
-        done: list[str] = frame.data.setdefault("done", [])
-        if side == EITHER:
-            waiting = [s for s in (AXIS, ALLIED) if s not in done]
-            if not waiting:
-                return None
-            return Decision(
-                side=EITHER if len(waiting) == 2 else waiting[0], kind="step", prompt=step.text, rule=step.rule,
-                options=tuple(Option(action=Action(kind="done", side=s), label=f"{s}: done") for s in waiting),
-                context={"step": step.key},
-            )
-        if done:
-            return None
-        assert side is not None
-        return Decision(
-            side=side, kind="step", prompt=step.text, rule=step.rule,
-            options=(Option(action=Action(kind="done", side=side), label="Done"),),
-            context={"step": step.key},
-        )
-
-    def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
-        if action.kind == "done":
-            frame.data.setdefault("done", []).append(action.side)
-            return
-        super().apply(eng, frame, action)
 
 
 @auto_step("XX.1")

@@ -80,10 +80,11 @@ def test_the_universe_names_every_procedure_form_card_and_decision_kind():
 
 
 def test_every_interactive_step_has_its_own_procedure():
-    """Why ``proc:step`` (the engine's fallback for an interactive step no chapter claims) is never reached."""
+    """4.1: every interactive step of the sequence of play has its rules chapter's procedure; the engine has no
+    fallback "step" procedure any more (a step without one is an error, not a silent "done")."""
     from core import sequence
     from core.engine import PROCEDURES, STEP_PROCEDURES, _ensure_rules_loaded
 
     _ensure_rules_loaded()
     unclaimed = [k for k, st in sequence.STEPS.items() if st.role != "auto" and k not in STEP_PROCEDURES]
-    assert unclaimed == [] and "step" in PROCEDURES
+    assert unclaimed == [] and "step" not in PROCEDURES
