@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable
 
 from core import sequence
 from core.decisions import (
-    ALLIED, AXIS, EITHER, Action, Decision, GameOver, IllegalAction, Option, arg_schema, check_args, other,
+    ALLIED, AXIS, Action, Decision, GameOver, IllegalAction, Option, arg_schema, check_args, other,
 )
 from core.dice import Dice, SeededDice
 from core.state import Frame, GameState, write_stamp

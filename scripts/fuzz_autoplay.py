@@ -54,7 +54,23 @@ sys.path.insert(0, str(ROOT))
 P_UNDO = 0.03
 P_FREE = 0.4
 
-REACHED: Counter[str] = Counter()
+class _Reached(Counter):
+    """Counts reached names and remembers the decision number (``NOW``) at which each was first reached."""
+
+    first: dict[str, int]
+
+    def __setitem__(self, key, value):
+        self.first.setdefault(key, NOW[0])
+        super().__setitem__(key, value)
+
+    def clear(self):
+        super().clear()
+        self.first = {}
+
+
+NOW = [0]                       # the decision number of the game being played (for ``_Reached.first``)
+REACHED: _Reached = _Reached()
+REACHED.first = {}
 REFUSED: Counter[str] = Counter()      # free-form kind: rule -> how often the engine refused the bot's attempt
 
 
@@ -79,6 +95,8 @@ def _install_counters() -> None:
     push = Engine.push
 
     def counted(self, proc, **data):
+        if proc == "exploitation":             # 14.9.3 Exploitation: a special combat form run as its own procedure
+            REACHED["form:exploitation"] += 1
         if proc == "resolve_combat":
             REACHED[f"form:{data.get('form') or 'regular'}"] += 1
             if data.get("recon"):
@@ -197,9 +215,9 @@ def free_action(eng, d, rng: random.Random):
     st = eng.state
     kinds = set(d.free_kinds)
     stacks = _own_stacks(st, side)
-    if not stacks:
-        return None
     others = sorted(kinds & set(SUPPORT_KINDS))
+    if not stacks:
+        return support_action(eng, side, rng.choice(others), rng) if others else None
     if others and ("move" not in kinds or rng.random() < 0.4):
         a = support_action(eng, side, rng.choice(others), rng)
         if a is not None:
@@ -255,7 +273,7 @@ def free_action(eng, d, rng: random.Random):
 #: the Movement Phase's other free-form kinds the bot knows how to fill in (13.6, 12.2.3, 12.2.5, 12.7, 13.7,
 #: 18.0, 20.3): their arguments are drawn from the side's own units, legal or not
 SUPPORT_KINDS = ("reserve", "create_base", "build_fort", "build_road", "emergency_supply", "destroy_supply",
-                 "transfer", "rail", "coastal_ship", "air_land")
+                 "transfer", "rail", "coastal_ship", "air_land", "oasis_move", "raid", "fall_braun_drop")
 
 
 def support_action(eng, side: str, kind: str, rng: random.Random):
@@ -276,7 +294,9 @@ def support_action(eng, side: str, kind: str, rng: random.Random):
         here = {x.loc for x in by_kind[kind_]}
         return [u for u in us if u.loc in here] or us
 
-    if kind == "reserve" or kind in ("rail", "coastal_ship", "air_land"):
+    if kind in ("oasis_move", "raid", "air_land", "fall_braun_drop"):
+        return _box_action(eng, side, kind, rng)
+    if kind == "reserve" or kind in ("rail", "coastal_ship"):
         u = pick(combat)
         if u is None:
             return None
@@ -326,15 +346,92 @@ def support_action(eng, side: str, kind: str, rng: random.Random):
     return None
 
 
+def _box_action(eng, side: str, kind: str, rng: random.Random):
+    """16.2 ``oasis_move`` (a walk along the Oasis Track), 16.4 ``raid`` (a mission next to the raider),
+    13.7 e) ``air_land`` (from an airlift box to a hex of the map) and AXC-19 b) ``fall_braun_drop``: the units
+    are drawn from where the rule needs them (track nodes, raiders on the grid, airlift boxes, the Fall Braun Box),
+    the destination at random nearby, legal or not."""
+    from core import mapdata
+    from core.decisions import Action
+    from core.rules import airdrop, raiders, transport
+    from core.rules.status import counter_of, hex_of, is_combat, supply_kind
+
+    st = eng.state
+    mine = sorted((u for u in st.units.values() if u.side == side), key=lambda u: u.id)
+    if kind == "oasis_move":
+        links = raiders.links()
+        movers = [u for u in mine if raiders.desert_capable(u) and (u.loc in links or raiders.is_chad(u))]
+        if not movers:
+            return None
+        u = rng.choice(movers)
+        units = sorted(x.id for x in movers if x.loc == u.loc)
+        units = sorted(rng.sample(units, rng.randint(1, len(units))))
+        path, cur = [], u.loc
+        for _ in range(rng.randint(1, 3)):
+            nxt = sorted(links.get(cur, {})) or [raiders.KUFRA]
+            cur = rng.choice(nxt)
+            path.append(cur)
+        return Action(kind=kind, side=side, args={"units": units, "path": path})
+    if kind == "raid":
+        rs = [u for u in mine if counter_of(u).move_class == "raider" and hex_of(u) is not None]
+        if not rs:
+            return None
+        u = rng.choice(rs)
+        h = hex_of(u)
+        mission = rng.choice(["supply", "airfield", "guiding"])
+        args = {"unit": u.id, "mission": mission}
+        if mission == "supply":
+            ts = sorted((t for t in st.units.values() if t.side not in (side, "") and supply_kind(t) in ("msu", "dump")
+                         and (th := hex_of(t)) is not None and th.distance(h) <= 3), key=lambda t: t.id)
+            if not ts:
+                return None
+            args["target"] = rng.choice(ts).id
+        elif mission == "airfield":
+            md = mapdata.load()
+            near = sorted(n.label for n in h.neighbours() if n.on_grid and md.airfield(n))
+            args["target"] = rng.choice(near) if near else rng.choice([n.label for n in h.neighbours() if n.on_grid])
+        return Action(kind=kind, side=side, args=args)
+    if kind == "air_land":
+        boxed = [u for u in mine if u.loc in transport.AIRLIFT_FROM.get(side, ())
+                 and (is_combat(u) or supply_kind(u) == "dump")]
+        if not boxed:
+            return None
+        u = rng.choice(boxed)
+        md = mapdata.load()
+        dests = sorted({x.loc for x in mine if (xh := hex_of(x)) is not None and (md.airfield(xh) or md.is_city(xh))})
+        if not dests:
+            return None
+        return Action(kind=kind, side=side, args={"units": [u.id], "to": rng.choice(dests)})
+    if kind == "fall_braun_drop":
+        ids = airdrop.droppers(eng)
+        if not ids:
+            return None
+        md = mapdata.load()
+        hexes = sorted(lab for lab in (h.label for h in md.hexes()) if lab.startswith("T"))
+        return Action(kind=kind, side=side, args={"unit": rng.choice(ids), "to": rng.choice(hexes)}) if hexes else None
+    return None
+
+
 # --------------------------------------------------------------------------- one game
+
+
+def optional_rules(sc: str, seed: int) -> tuple[str, ...]:
+    """The optional rules of a fuzz game: odd seeds play with every one the scenario allows (16.0 desert
+    raiders), even seeds without, so both games are fuzzed (CI's seed 1 plays with them)."""
+    from core.scenario import load
+
+    return tuple(load(sc).optional_rules()) if seed % 2 else ()
 
 
 def _pick_option(d, rng: random.Random):
     return rng.choice(d.options).action
 
 
-def play(sc: str, seed: int, folder: Path, time_limit: float, max_decisions: int) -> dict:
-    """Play one game; return {scenario, seed, actions, decisions, result, error, reached, seconds}."""
+def play(sc: str, seed: int, folder: Path, time_limit: float, max_decisions: int, until=None) -> dict:
+    """Play one game; return {scenario, seed, actions, decisions, result, error, reached, first, seconds}.
+
+    ``until(engine) -> bool`` (for play-path tests): stop as soon as it holds after an action and return the
+    open :class:`core.game.Game` as ``out["game"]`` (the caller closes it); an error if the game ends first."""
     from core.decisions import ALLIED, AXIS, Action, IllegalAction
     from core.game import Game, verify
     from core.rules import victory_rules
@@ -354,7 +451,7 @@ def play(sc: str, seed: int, folder: Path, time_limit: float, max_decisions: int
         return out
 
     try:
-        g = Game.new(path, sc, seed, overwrite=True)
+        g = Game.new(path, sc, seed, overwrite=True, optional=optional_rules(sc, seed))
         eng = g.engine
         from core.rules.events import CARDS
 
@@ -366,6 +463,10 @@ def play(sc: str, seed: int, folder: Path, time_limit: float, max_decisions: int
         seen_hashes = {eng.hash()}
         last_gt = eng.state.gt
         while (d := eng.pending()) is not None:
+            NOW[0] = out["decisions"]
+            if until is not None and until(eng):
+                out["game"], g = g, None
+                return out
             if time.process_time() - cpu0 > time_limit:
                 return fail(f"unfinished within the time limit of {time_limit:.0f} s of CPU time (GT {eng.state.gt}, phase "
                             f"{eng.state.phase}, {d.kind})")
@@ -411,6 +512,8 @@ def play(sc: str, seed: int, folder: Path, time_limit: float, max_decisions: int
                     if sd in (AXIS, ALLIED) and c.get("kind") not in ("withdrawal_failed", "otherwise") \
                             and victory_rules.holds(eng, c, sd):
                         REACHED[f"victory:{c['kind']}"] += 1
+        if until is not None:
+            return fail(f"the game ended ({(eng.state.result or {}).get('text', '')}) before the condition held")
         res = eng.state.result or {}
         out["result"] = res.get("text", "")[:80]
         for c in victory_rules.conditions(eng):
@@ -439,6 +542,7 @@ def play(sc: str, seed: int, folder: Path, time_limit: float, max_decisions: int
         if g is not None:
             g.close()
         out["reached"] = dict(REACHED)
+        out["first"] = dict(REACHED.first)
         out["refused"] = dict(REFUSED)
         out["seconds"] = round(time.monotonic() - t0, 1)
         out["cpu"] = round(time.process_time() - cpu0, 1)
@@ -483,11 +587,14 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [(sc, seed, str(folder), a.time_limit, a.limit, bool(a.keep)) for sc in ids for seed in a.seeds]
     reached: Counter[str] = Counter()
     refused: Counter[str] = Counter()
+    where: dict[str, list[str]] = {}       # name -> "scenario seed S decision N" of the games that reached it
     errors: list[str] = []
     try:
         with Pool(min(a.jobs, len(jobs))) as pool:
             for out in pool.imap_unordered(_job, jobs):
                 reached.update(out.get("reached", {}))
+                for k, n in out.get("first", {}).items():
+                    where.setdefault(k, []).append(f"{out['scenario']} seed {out['seed']} decision {n}")
                 refused.update(out.get("refused", {}))
                 status = "ERROR " + out["error"] if out["error"] else out["result"]
                 print(f"{out['scenario']:24} seed {out['seed']:>4} {out['decisions']:>6} decisions "
@@ -506,7 +613,8 @@ def main(argv: list[str] | None = None) -> int:
         documented = documented_unreachable()
         unreached = sorted(n for n in names if not reached.get(n) and n not in documented)
         for n in sorted(names):
-            print(f"  {reached.get(n, 0):>8}  {n}" + ("   (documented unreachable)" if n in documented else ""))
+            rare = f"   first in {'; '.join(sorted(where.get(n, []))[:3])}" if 0 < reached.get(n, 0) < 10 else ""
+            print(f"  {reached.get(n, 0):>8}  {n}" + ("   (documented unreachable)" if n in documented else "") + rare)
         bad = bad or bool(unreached)
         print(json.dumps({"games": len(jobs), "errors": errors, "unreached": unreached}))
     else:
