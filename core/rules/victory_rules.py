@@ -138,8 +138,11 @@ def initial_control(eng: Engine, h: str) -> str | None:
 
 
 def _ground(eng: Engine):
+    """The map the rules read for this game: with the roads built or finished by the scenario's map
+    modifications (18.3 "converts the route into a primary road"; 27.0 the Sollum - Sidi Barrani road), so 27.3's
+    "primary road from C0701 to W2134" runs along it."""
     from core.rules import tec
-    return tec.current_map()
+    return tec.map_for(eng.state)
 
 
 def overland_connected(eng: Engine, side: str, start: str, target: str) -> bool:

@@ -1,0 +1,40 @@
+"""27.3 Desert Fox victory conditions, from the real scenario set-up through ``Engine.apply`` only (issue 16)."""
+
+from __future__ import annotations
+
+from core.rules import victory_rules as vr
+from tests.playpath import Play
+
+
+def _cond(p: Play, kind: str) -> dict:
+    return next(c for c in vr.conditions(p.eng) if c["kind"] == kind)
+
+
+def test_27_3_allied_smashing_when_no_axis_base_has_an_overland_loc_to_c0701_after_12_2_5_destroys_the_base():
+    """27.3 "The Allied player wins a smashing victory if there is not an Axis base on the map with an overland LOC
+    to C0701"; 12.2.5 1) a player may destroy a supply unit stacked with a friendly combat unit in general supply
+    at the beginning of a friendly Movement Phase, and "A destroyed base (active or OGS) may be replaced"."""
+    p = Play("desert-fox", seed=1)
+    p.to("movement", side="Axis")
+    cond = _cond(p, "no_base_with_loc")
+    assert vr._bases(p.eng, "Axis") == ["C0701"] and not vr.holds(p.eng, cond, "Allied")
+    n = len(p.eng.log)
+    p.act("destroy_supply", unit="AX-Base#1", by="IT-27Brescia")
+    assert any("destroys its base in C0701" in e and "(12.2.5)" in e for e in p.events(n))
+    assert vr._bases(p.eng, "Axis") == [] and vr.holds(p.eng, cond, "Allied")
+
+
+def test_27_3_the_primary_road_from_c0701_to_w2134_runs_along_the_finished_sollum_sidi_barrani_road():
+    """27.0 Map Modifications: the Sollum (W2004) - Sidi Barrani (W2110) road is complete (18.3: "converts the route
+    into a primary road"), so 27.3's "primary road from C0701 to W2134" exists and passes it; without the finished
+    road the coast road has a gap there and the Axis smashing victory could never hold."""
+    p = Play("desert-fox", seed=1)
+    cond = _cond(p, "road_control")
+    road = vr.primary_road(p.eng, cond["from_hex"], cond["to_hex"])
+    assert road[0] == "C0701" and road[-1] == "W2134" and {"W2004", "W2110"} <= set(road)
+    mods = p.state.vars.pop("map_mods")
+    try:
+        assert vr.primary_road(p.eng, cond["from_hex"], cond["to_hex"]) == []
+    finally:
+        p.state.vars["map_mods"] = mods
+    assert not vr.holds(p.eng, cond, "Axis")             # the Allies hold most of the road at the start
