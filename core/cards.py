@@ -139,9 +139,10 @@ def state_location(where: str, side: str, training_box: int = 0) -> str:
         return f"track:Training:{side}:{training_box or where.rsplit(':', 1)[-1]}"
     if where.startswith("track:MET:"):
         return "track:MET-" + where[len("track:MET:"):].replace(" ", "")
-    for prefix in ("box:Oasis:", "box:FNA:"):
-        if where.startswith(prefix) and where[len(prefix):].lower() != "any":
-            return "box:" + where[len(prefix):]
+    if where.startswith("box:Oasis:") and where[len("box:Oasis:"):].lower() != "any":
+        return "box:Oasis:" + where[len("box:Oasis:"):].lower()      # the Oasis Track's boxes (16.2, core.rules.raiders)
+    if where.startswith("box:FNA:") and where[len("box:FNA:"):].lower() != "any":
+        return "box:" + where[len("box:FNA:"):]
     if where.startswith("box:AirNorthAfrica:"):
         return "box:AirNA:" + where.rsplit(":", 1)[-1]
     return where

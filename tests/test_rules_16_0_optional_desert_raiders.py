@@ -113,3 +113,46 @@ def test_16_0_new_game_dialog_offers_the_option_where_the_scenario_allows_it(tmp
     pick("sonnenblume")                                     # 26.0 b) Desert Raiders are not used
     assert not box.isEnabled() and dlg.optional_rules() == []
     assert load("sonnenblume").optional_rules() == []
+
+
+def test_30_2_leclerc_enters_any_oasis_box_and_16_3_entering_its_box_triggers_oasis_track_combat():
+    """30.2 "GT 31 or after: Any oasis box: LeClerc": the deploy offers each box of the Oasis Track; 16.2 "Entering
+    an enemy occupied box triggers combat" (16.3: one die per combat factor, each a morale check)."""
+    p = Play("trail-of-the-fox", seed=1, optional=RAIDERS)
+    p.to("movement", side="Axis")
+    p.act("oasis_move", units=["IT-ISahara", "IT-IISahara"], path=["box:Oasis:hon"])
+    p.act("done")
+    boxes: set[str] = set()
+
+    def deploy(d):
+        for o in d.options:
+            if o.action.kind == "deploy" and o.action.args.get("unit") == "FF-LeClerc":
+                boxes.add(o.action.args["to"])
+        return next((o.action for o in d.options if o.action.kind == "deploy"
+                     and o.action.args == {"unit": "FF-LeClerc", "to": "box:Oasis:zella"}), None)
+
+    p.to("movement", side="Axis", script={"reinforce": deploy})
+    assert {"box:Oasis:gadamis", "box:Oasis:hon", "box:Oasis:kufra", "box:Oasis:zella"} <= boxes
+    assert p.state.units["FF-LeClerc"].loc == "box:Oasis:zella"
+    n = len(p.eng.log)
+    p.act("oasis_move", units=["IT-ISahara"], path=["box:Oasis:zella"])
+    d = p.pending
+    assert (d.kind, d.side, d.rule) == ("oasis_combat", "Axis", "16.3")
+    p.act("oasis_roll")
+    checks = [e for e in p.events(n) if e.startswith("Oasis combat die")]
+    assert checks and all("(16.3, 8.1)" in e for e in checks)
+    assert any("against LeClerc" in e for e in checks)
+
+
+def test_16_4_supply_raid_next_to_an_enemy_dump_from_the_desert_fox_set_up():
+    """16.4 Supply Raid: "Move adjacent to an enemy MSU or dump (not a base) and make a morale check for it";
+    one mission per raider and Movement Phase."""
+    p = Play("desert-fox", seed=1, optional=RAIDERS)
+    p.to("movement", side="Axis")
+    dump = next(u for u in p.state.units_at("C0803") if u.side == "Allied" and u.id.startswith("AL-Dump"))
+    p.act("move", units=["GE-300Oasis"], path=["C0802"])
+    n = len(p.eng.log)
+    p.act("raid", unit="GE-300Oasis", mission="supply", target=dump.id)
+    line = next(e for e in p.events(n) if "(16.4)" in e)
+    assert ("is disrupted" in line) == p.state.units[dump.id].disrupted
+    assert p.refuse("raid", unit="GE-300Oasis", mission="supply", target=dump.id).rule == "16.4"   # one mission

@@ -191,7 +191,7 @@ def test_desert_fox_27() -> None:
 def test_desert_war_28() -> None:
     st = _state("desert-war")
     assert _loc(st, "UK-Royals") == "track:MET-Levant" and _loc(st, "IN-7IndBG") == "track:MET-Levant"  # ALC-5 (5.0)
-    assert _loc(st, "IT-Kufra") == "box:Kufra" and _pending(st, "IT-4CCNN")["within"] == 4        # AXC-2 unmodified
+    assert _loc(st, "IT-Kufra") == "box:Oasis:kufra" and _pending(st, "IT-4CCNN")["within"] == 4        # AXC-2 unmodified
     assert _count_at(st, "AL-Railhead", "W2118") == 1                                             # ALC-2
     sc = load("desert-war")
     assert {c.card for c in sc.cards if c.status == "active"} == {"AXC-3", "ALC-7", "ALC-18", "ALC-10"}

@@ -66,6 +66,11 @@ def links() -> dict[str, dict[str, int]]:
     return out
 
 
+def box_ids() -> list[str]:
+    """The Oasis Track boxes proper (not Jalo and Siwa, which are hexes on the grid): "any oasis box" (30.2)."""
+    return sorted(PREFIX + name for name, rec in _boxes().items() if rec.get("kind") == "oasis")
+
+
 def is_box(loc: str) -> bool:
     return loc.startswith(PREFIX)
 

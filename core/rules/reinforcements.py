@@ -79,6 +79,9 @@ def arrival_points(eng: Engine, side: str, item_to: str = "") -> list[str]:
     for p in pts:
         if p.startswith("east:"):
             out += [h for h in east_edge(p[5:]) if h not in out]
+        elif p.lower() == "box:oasis:any":          # 30.2 "GT 31 or after: Any oasis box: LeClerc" (16.2)
+            from core.rules import raiders
+            out += [b for b in raiders.box_ids() if b not in out]
         elif p.startswith("box:"):
             out.append(offmap.canon_box(p))
         else:
