@@ -1131,9 +1131,10 @@ class MovementProcedure(_MoveBase):
         """A few moves, railroad extensions (18.2) and the Movement-Phase options of the other chapters, sampled
         for the bots and the GUI's buttons; computed only when the decision's options are read."""
         opts = sample_moves(eng, frame, side, reaction=False)
-        if side == "Allied" and eng.state.vars.get("railhead") and eng.state.units_at(str(eng.state.vars["railhead"])):
-            from core.rules import construction
+        from core.rules import construction
 
+        # 18.2: the railhead is where the scenario puts it, else at Mersa Matruh (construction.railhead, G-RAILHEAD)
+        if side == "Allied" and eng.state.units_at(construction.railhead(eng.state)):
             opts += [Option(action=a, label=f"Extend the Egyptian railroad to {a.args['hexes'][-1]} (18.2)")
                      for a in construction.rail_options(eng, frame, side)]
         for sampler in MOVEMENT_OPTIONS:
