@@ -10,8 +10,11 @@ through ``Game.act`` = ``Engine.apply``.  At every decision a seeded bot
 * sometimes takes back its last action (``undo``, R-UNDO): the state must return to one seen before;
 * sometimes tries a free-form action the decision lists in ``free_kinds`` — a move to a random hex or an
   overrun of an adjacent enemy stack (via the ``route`` query a GUI uses, or a straight line that may well be
-  illegal), a reserve order, a combat declaration with a random form — which the engine may accept or refuse
-  (a refusal must leave the state hash untouched).
+  illegal), a reserve order, supply and construction orders, rail and coastal moves, air landings from the
+  airlift boxes, Oasis Track moves and raider missions, Fall Braun drops, a combat declaration with a random
+  form — which the engine may accept or refuse (a refusal must leave the state hash untouched).
+
+Odd seeds play with every optional rule the scenario allows (16.0 desert raiders), even seeds without.
 
 After every action the invariants of ``tests/invariants.py`` are checked (counter conservation, counter-mix
 limits, units only in land hexes, end-scenario marker moved only by rules, stacking at phase ends).  When the
@@ -26,7 +29,8 @@ number and the message; ``--keep DIR`` keeps the ``.dfd`` files to replay.
 ``--report`` counts how often every registered procedure (``proc:``), decision kind (``decision:``),
 Movement-Phase action kind (``move:``), card put in play by the set-up or played (``card:``), special combat
 form (``form:``) and victory condition kind that held at the end of a GT or decided the game (``victory:``) was
-reached, and ends with one JSON line ``{"games": N, "errors": [...], "unreached": [...]}``.  Names listed under
+reached (and, for names reached fewer than ten times, in which games and at which decision first), and ends
+with one JSON line ``{"games": N, "errors": [...], "unreached": [...]}``.  Names listed under
 ``## Unreachable by random play`` in ``docs/architecture.md`` are left out of ``unreached`` (each line names why,
 and the play-path test that reaches it).  The exit status is 1 when there is an error or an undocumented unreached name.
 """
