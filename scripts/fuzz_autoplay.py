@@ -431,11 +431,8 @@ def _pick_option(d, rng: random.Random):
     return rng.choice(d.options).action
 
 
-def play(sc: str, seed: int, folder: Path, time_limit: float, max_decisions: int, until=None) -> dict:
-    """Play one game; return {scenario, seed, actions, decisions, result, error, reached, first, seconds}.
-
-    ``until(engine) -> bool`` (for play-path tests): stop as soon as it holds after an action and return the
-    open :class:`core.game.Game` as ``out["game"]`` (the caller closes it); an error if the game ends first."""
+def play(sc: str, seed: int, folder: Path, time_limit: float, max_decisions: int) -> dict:
+    """Play one game; return {scenario, seed, actions, decisions, result, error, reached, first, seconds}."""
     from core.decisions import ALLIED, AXIS, Action, IllegalAction
     from core.game import Game, verify
     from core.rules import victory_rules
@@ -468,9 +465,6 @@ def play(sc: str, seed: int, folder: Path, time_limit: float, max_decisions: int
         last_gt = eng.state.gt
         while (d := eng.pending()) is not None:
             NOW[0] = out["decisions"]
-            if until is not None and until(eng):
-                out["game"], g = g, None
-                return out
             if time.process_time() - cpu0 > time_limit:
                 return fail(f"unfinished within the time limit of {time_limit:.0f} s of CPU time (GT {eng.state.gt}, phase "
                             f"{eng.state.phase}, {d.kind})")
@@ -516,8 +510,6 @@ def play(sc: str, seed: int, folder: Path, time_limit: float, max_decisions: int
                     if sd in (AXIS, ALLIED) and c.get("kind") not in ("withdrawal_failed", "otherwise") \
                             and victory_rules.holds(eng, c, sd):
                         REACHED[f"victory:{c['kind']}"] += 1
-        if until is not None:
-            return fail(f"the game ended ({(eng.state.result or {}).get('text', '')}) before the condition held")
         res = eng.state.result or {}
         out["result"] = res.get("text", "")[:80]
         for c in victory_rules.conditions(eng):
