@@ -276,7 +276,7 @@ def test_odds_query_previews_without_rolling_eop_mobile_battle():
     atts = ["GE-Kasta", "GE-5Pz", "GE-Stab200", "GE-I18FLK"]
     st = make_state([(u, AXIS, "C0802", 2 if u == "GE-5Pz" else 1, {"flags": {"battle": "mobile"}}) for u in atts]
                     + [("UK-2SG", ALLIED, "C0803", 2)], surprise=True, first=AXIS, phase=14)
-    eng, _ = start(st, ScriptedDice([]), proc="step", step="XIV.1")
+    eng, _ = start(st, ScriptedDice([]), proc="combat_phase", side=AXIS, step="XIV.1")   # the query needs a game in progress only
     before = eng.state.dice_drawn
     o = eng.query("odds", attackers=atts, hex="C0803", form="mobile", att_air=["GE-FFAfrika"],
                   at_targets={"UK-2SG": "GE-5Pz"}) if "GE-FFAfrika" in eng.state.units else None
