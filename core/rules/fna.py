@@ -56,6 +56,17 @@ def inactive_vf(state: Any, u: UnitState) -> bool:
     return card is not None and card.get("status") not in ("in_play", "discarded")
 
 
+def inactive_named(state: Any, args: dict) -> UnitState | None:
+    """23.1 ALC-3: the first inactive Vichy French unit an order names (``args["units"]`` or ``args["unit"]``), or
+    None.  The one gate of the Movement-Phase orders (R-VICHY-INACTIVE: "not active" = no order of any kind)."""
+    ids = list(args.get("units") or []) + ([args["unit"]] if args.get("unit") else [])
+    for i in ids:
+        u = state.units.get(str(i))
+        if u is not None and inactive_vf(state, u):
+            return u
+    return None
+
+
 def hostile(u: UnitState, side: str) -> bool:
     """``u`` is an enemy of ``side``: a unit of the other side, or a neutral Vichy French unit when ``side`` is
     Allied (the neutral VF are on the Allied side of the state until they join, yet the Allies may attack them,

@@ -1150,6 +1150,11 @@ class MovementProcedure(_MoveBase):
         if marked:
             raise IllegalAction(f"{marked} has a {eng.state.units[marked].flags['battle']} battle marker: its movement "
                                 "is completed", "14.9.1; 14.9.2")
+        vf = _fna().inactive_named(eng.state, action.args)
+        if vf is not None:
+            raise IllegalAction(f"{counter_of(vf).name} is a Vichy French unit: not active until ALC-23 (Operation Torch "
+                                "Invasion) is played; it takes no order (23.1 ALC-3 Important; R-VICHY-INACTIVE)",
+                                "23.1 ALC-3")
         if k == "move":
             self.apply_move(eng, frame, action)
             return

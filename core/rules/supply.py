@@ -269,11 +269,13 @@ def combat_supplied_without_dump(u: UnitState) -> bool:
 
 
 def gens_status(state: GameState, side: str, gm: tec.GroundMap | None = None) -> dict[str, str]:
-    """12.5: ``IGS``, ``OGS`` or ``isolated`` for every ``side`` unit on the grid."""
+    """12.5: ``IGS``, ``OGS`` or ``isolated`` for every ``side`` unit on the grid (not the inactive Vichy French
+    units of 23.1 ALC-3, R-VICHY-INACTIVE: they are no active Allied units until ALC-23)."""
+    from core.rules import fna
     lines = supply_lines(state, side, gm)
     out: dict[str, str] = {}
     for u in state.units.values():
-        if u.side != side:
+        if u.side != side or fna.inactive_vf(state, u):         # 23.1 ALC-3: not active (R-VICHY-INACTIVE)
             continue
         h = hex_of(u)
         if h is None:
