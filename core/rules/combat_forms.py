@@ -844,8 +844,7 @@ class Exploitation(Procedure):
         alive = [u for u in ov["units"] if not combat.gone(st, u) and combat.hex_of(st.units[u].loc)]
         # 14.7 / 14.8: an overrunning unit that retreated (an m withdrawal) left the combat: it does not enter the
         # cleared hex and its exploitation ends where the retreat put it
-        origin = child.data.get("origin", {})
-        retreated = [u for u in alive if origin.get(u, st.units[u].loc) != st.units[u].loc]
+        retreated = movement.overrun_retreated(st, child, alive)
         for u in retreated:
             if u not in d["stopped"]:
                 d["stopped"].append(u)

@@ -715,16 +715,18 @@ class _MoveBase(Procedure):
                      started_in_ezoc=started_in_ezoc)
         stopped_for_overrun = plan.overrun_at is not None
         all_ids = list(plan.loc)
+        movers: list[str] = []
+        spent: dict[str, int] = {}
+        if stopped_for_overrun:
+            idx = plan.overrun_at
+            movers = [i for i in all_ids if plan.loc[i] == (path[idx - 1].label if idx else st.units[units[0]].loc)
+                      and not _dropped_before(drop, path, idx, i)]
+            spent = overrun_spent(st, side, movers, path[idx], plan, opts, rma_values)   # refuses before any change
         from core.rules import refit
         for h in path[:plan.overrun_at]:
             refit.destroy_lone_rp(eng, h.label, side)          # 17.1: RP alone in a hex the movers enter
         if stopped_for_overrun:
-            idx = plan.overrun_at
-            target = path[idx]
-            here = parse_hex(plan.loc[units[0]]) if plan.loc else None
-            movers = [i for i in all_ids if plan.loc[i] == (path[idx - 1].label if idx else st.units[units[0]].loc)
-                      and not _dropped_before(drop, path, idx, i)]
-            self.start_overrun(eng, frame, movers, target, plan, opts, path[idx + 1:], rma_values, here)
+            self.start_overrun(eng, frame, movers, path[idx], plan, opts, path[idx + 1:], rma_values, spent)
             for uid in all_ids:
                 if uid not in movers:
                     self.finish_unit(eng, frame, uid, plan.loc[uid], plan.spent[uid], opts, reserve=False)
@@ -764,28 +766,10 @@ class _MoveBase(Procedure):
 
     # -- overrun (13.4) ------------------------------------------------------------
     def start_overrun(self, eng: Engine, frame: Frame, movers: list[str], target: Hex, plan: Plan,
-                      opts: MoveOptions, rest: list[Hex], rma_values: dict | None, here: Hex | None) -> None:
+                      opts: MoveOptions, rest: list[Hex], rma_values: dict | None, spent: dict[str, int]) -> None:
+        """Begin the overrun of ``target`` validated by :func:`overrun_spent` (``spent``: each unit's MP with it)."""
         st = eng.state
-        side = st.units[movers[0]].side
-        check_overrun(st, side, movers, target, opts, reaction_reserve=opts.reserve_reaction)
-        gm = tec.map_for(st)
         hq = any(is_hq_unit(st.units[i]) for i in movers)
-        origin = parse_hex(plan.loc[movers[0]])
-        spent = dict(plan.spent)
-        for uid in movers:
-            u = st.units[uid]
-            cost, _ = tec.step_cost(gm, tec_class(u), origin, target)
-            if cost is None:
-                raise IllegalAction(f"{counter_of(u).name} may not enter {target.label}: prohibited terrain", "13.4")
-            spent[uid] += cost + (0 if hq else OVERRUN_COST)      # 13.4 full terrain + 2 MP (15.6 HQ: none)
-            spent[uid] += interdiction_extra(air.interdiction_area(st, side), tec_class(u), target.label)   # 19.6
-            cap = allowance(st, u, opts, (rma_values or {}).get(uid))
-            if spent[uid] > cap:
-                raise IllegalAction(f"{counter_of(u).name} needs {tec.mp(spent[uid]):g} MP to overrun {target.label} "
-                                    f"but has {tec.mp(cap):g}", "13.4")
-        if "resolve_combat" not in PROCEDURES:
-            raise IllegalAction("overruns are resolved by the combat rules (14.0), which are not available in this "
-                                "build yet; move adjacent and attack in the Combat Phase instead", "13.4")
         for uid in plan.loc:
             st.units[uid].loc = plan.loc[uid]
         frame.data["overrun"] = {
@@ -805,6 +789,26 @@ class _MoveBase(Procedure):
                      side=other(st.units[movers[0]].side))
             return
         self.push_overrun_combat(eng, frame)
+
+    def continue_path(self, eng: Engine, frame: Frame, movers: list[str], ov: dict, opts: MoveOptions,
+                      spent: dict[str, int], started_in_ezoc: set[str] | None) -> None:
+        """13.4.3 / 13.4.4: the units that entered the overrun hex "may continue" along the rest of their declared
+        path.  It was checked only as far as the overrun hex; the reaction or the combat may since have made it
+        illegal (a unit disrupted by its own m result moves on at half MA, 8.2; a defender retreated into it; a
+        hex past it could never be entered).  Then the units stop in the hex they entered -- the continuation is
+        theirs to make, never a reason to refuse the other side's reaction or combat choice (G-OVERRUN-CLEARED,
+        G-OVERRUN-REACT).  run_path changes nothing before it refuses."""
+        rest = [parse_hex(x) for x in ov["rest"]]
+        if rest:
+            try:
+                self.run_path(eng, frame, movers, rest, opts, spent, {}, {}, ov["rma"] or None,
+                              started_in_ezoc=started_in_ezoc)
+                return
+            except IllegalAction as exc:
+                eng.say(f"The rest of the declared path is not legal after the overrun ({exc}); the moving units stop "
+                        f"in {ov['hex']} (13.4.4)")
+        for i in movers:
+            frame.data["moved"][i] = spent[i]
 
     def push_overrun_combat(self, eng: Engine, frame: Frame) -> None:
         st = eng.state
@@ -830,20 +834,7 @@ class _MoveBase(Procedure):
             for i in movers:
                 st.units[i].loc = ov["hex"]
             eng.say(f"{ov['hex']} is empty after the reaction: the moving units enter it (13.4.3)")
-            rest = [parse_hex(x) for x in ov["rest"]]
-            if rest:
-                try:
-                    self.run_path(eng, frame, movers, rest, opts, spent, {}, {}, ov["rma"] or None, started_in_ezoc=None)
-                    return
-                except IllegalAction as exc:
-                    # the reaction changed the situation: the rest of the declared path is no longer legal;
-                    # the moving units stop in the hex they entered (G-OVERRUN-REACT)
-                    eng.say(f"The rest of the path is no longer legal ({exc}); the moving units stop in {ov['hex']}")
-                for i in movers:
-                    frame.data["moved"][i] = spent[i]
-            else:
-                for i in movers:
-                    frame.data["moved"][i] = spent[i]
+            self.continue_path(eng, frame, movers, ov, opts, spent, started_in_ezoc=None)
             return
         frame.data.pop("overrun", None)
         target = ov["hex"]
@@ -860,22 +851,23 @@ class _MoveBase(Procedure):
                     combat_did_capture = key == "defender_cleared"
         side = frame.data["side"]
         if cleared and survivors:
+            retreated = overrun_retreated(st, child, survivors)
+            for i in retreated:
+                frame.data["moved"][i] = ov["spent"].get(i, 0)
+                eng.say(f"{counter_of(st.units[i]).name} retreated from the overrun of {target}: its move ends "
+                        "(14.7, 13.4.4)")
+            movers = [i for i in survivors if i not in retreated]
+            if not movers:
+                return
             if not combat_did_capture:
                 supply.capture_supply(eng, target, side, hq=bool(ov["hq"]),     # 13.4.4 / 12.2.7
                                       destroy=bool(ov.get("destroy_supply")))
             # the moving unit enters the hex and may continue (13.4.4)
-            movers = list(survivors)
-            for i in survivors:
+            for i in movers:
                 st.units[i].loc = target
             eng.say(f"{target} is cleared; the overrunning units enter it and may continue (13.4.4)")
-            rest = [parse_hex(x) for x in ov["rest"]]
-            if rest:
-                # continuing after a cleared overrun: errors here refuse the whole action (state restored)
-                self.run_path(eng, frame, movers, rest, opts, {k: v for k, v in ov["spent"].items() if k in movers},
-                              {}, {}, ov["rma"] or None, started_in_ezoc=set())
-                return
-            for i in survivors:
-                frame.data["moved"][i] = ov["spent"][i]
+            self.continue_path(eng, frame, movers, ov, opts, {k: v for k, v in ov["spent"].items() if k in movers},
+                               started_in_ezoc=set())
             return
         for i in survivors:
             frame.data["moved"][i] = ov["spent"].get(i, 0)
@@ -888,6 +880,40 @@ class _MoveBase(Procedure):
 
 def _dropped_before(drop: dict, path: list[Hex], idx: int, uid: str) -> bool:
     return any(uid in drop.get(h, []) for h in path[:idx])
+
+
+def overrun_spent(st: GameState, side: str, movers: list[str], target: Hex, plan: Plan, opts: MoveOptions,
+                  rma_values: dict | None) -> dict[str, int]:
+    """13.4: each unit's MP once it has overrun ``target`` from where ``plan`` left it (the full terrain cost of
+    the hex and 2 MP, none with an HQ, 15.6; 19.6 interdiction), or IllegalAction citing the rule (13.4.1,
+    13.4.2 eligibility first).  Changes nothing."""
+    check_overrun(st, side, movers, target, opts, reaction_reserve=opts.reserve_reaction)
+    gm = tec.map_for(st)
+    hq = any(is_hq_unit(st.units[i]) for i in movers)
+    origin = parse_hex(plan.loc[movers[0]])
+    spent = dict(plan.spent)
+    for uid in movers:
+        u = st.units[uid]
+        cost, _ = tec.step_cost(gm, tec_class(u), origin, target)
+        if cost is None:
+            raise IllegalAction(f"{counter_of(u).name} may not enter {target.label}: prohibited terrain", "13.4")
+        spent[uid] += cost + (0 if hq else OVERRUN_COST)      # 13.4 full terrain + 2 MP (15.6 HQ: none)
+        spent[uid] += interdiction_extra(air.interdiction_area(st, side), tec_class(u), target.label)   # 19.6
+        cap = allowance(st, u, opts, (rma_values or {}).get(uid))
+        if spent[uid] > cap:
+            raise IllegalAction(f"{counter_of(u).name} needs {tec.mp(spent[uid]):g} MP to overrun {target.label} "
+                                f"but has {tec.mp(cap):g}", "13.4")
+    if "resolve_combat" not in PROCEDURES:
+        raise IllegalAction("overruns are resolved by the combat rules (14.0), which are not available in this "
+                            "build yet; move adjacent and attack in the Combat Phase instead", "13.4")
+    return spent
+
+
+def overrun_retreated(st: GameState, combat_frame: Frame, units: list[str]) -> list[str]:
+    """14.7 / 13.4.4: the overrunning ``units`` the overrun combat retreated (an m withdrawal): they left the
+    combat, do not enter the cleared hex, and their move ends where the retreat put them."""
+    origin = combat_frame.data.get("origin", {})
+    return [u for u in units if u in st.units and origin.get(u, st.units[u].loc) != st.units[u].loc]
 
 
 def check_overrun(state: GameState, side: str, movers: list[str], target: Hex, opts: MoveOptions,
@@ -1015,12 +1041,34 @@ class OverrunReaction(Procedure):
         except IllegalAction:
             paths = {}
         paths = {lab: p for lab, p in paths.items() if lab != d["hex"] and p and _labels(p)[-1] != d["hex"]}
-        for lab, p in sorted(paths.items(), key=lambda kv: (len(kv[1]), kv[0]))[:12]:
+        # the search reads no friendly position, 13.5 a) does: each candidate passes the check `apply` makes
+        offered = 0
+        for lab, p in sorted(paths.items(), key=lambda kv: (len(kv[1]), kv[0])):
+            if offered == 12:
+                break
+            try:
+                self.reaction_plan(eng, d, left, [parse_hex(x) for x in p])
+            except IllegalAction:
+                continue
+            offered += 1
             opts.append(Option(action=Action(kind="move", side=side, args={"units": left, "path": p}),
                                label=f"React away to {lab}"))
         return Decision(side=side, kind="overrun_reaction", rule="13.4.3",
                         prompt=f"React away from {d['hex']} before it is overrun? (13.4.3)",
                         options=tuple(opts), free_kinds=("move",), context={"hex": d["hex"], "units": left})
+
+    @classmethod
+    def reaction_plan(cls, eng: Engine, d: dict, ids: list[str], path: list[Hex]) -> Plan:
+        """13.4.3 / 13.5: the reaction move of ``ids`` along ``path`` away from the overrun hex, or IllegalAction
+        citing the rule -- the one check behind both the offered moves and the accepted ones (13.5 a) reads the
+        friendly positions, which the reachable-hex search does not)."""
+        plan = trace(eng.state, d["side"], ids, path, MoveOptions(reaction=True), rma_values=cls.allowances(eng, d, ids))
+        if plan.overrun_at is not None:
+            raise IllegalAction("reacting units may not overrun", "13.5 b)")
+        if any(plan.loc.get(i) in (None, d["hex"]) for i in ids):
+            raise IllegalAction(f"a unit reacting to the overrun must leave {d['hex']}: the move may not end there "
+                                "(13.4.3)", "13.4.3")
+        return plan
 
     @staticmethod
     def allowances(eng: Engine, d: dict, ids: list[str]) -> dict[str, int]:
@@ -1049,12 +1097,7 @@ class OverrunReaction(Procedure):
             path = path[1:]
         if not path:
             raise IllegalAction("the path is empty: name the hexes entered", "13.1")
-        plan = trace(st, d["side"], ids, path, MoveOptions(reaction=True), rma_values=self.allowances(eng, d, ids))
-        if plan.overrun_at is not None:
-            raise IllegalAction("reacting units may not overrun", "13.5 b)")
-        if any(plan.loc.get(i) in (None, d["hex"]) for i in ids):
-            raise IllegalAction(f"a unit reacting to the overrun must leave {d['hex']}: the move may not end there "
-                                "(13.4.3)", "13.4.3")
+        plan = self.reaction_plan(eng, d, ids, path)
         hq = any(is_hq_unit(st.units[i]) for i in ids)
         d.setdefault("reacted", []).extend(i for i in ids if i not in d.get("reacted", []))
         for i in ids:
