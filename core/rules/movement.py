@@ -220,8 +220,17 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
     ez_of: dict[tuple[str, bool], dict[Hex, list[str]]] = {}
     stack_mot = _stack_motorized(moving)       # both change only where units are picked up or dropped off
     moving_real_cf = any(has_real_cf(u) for u in moving)
+    facts: dict[str, tuple] = {}               # per unit: class, cost per kind of step, carried, motorised, combat, ignores
+    graph, edges_of = gm.adjacency(), gm.edges  # the step tables the search reads (tec.GroundMap.edges)
+    cur_id = tec.hex_id(cur)
     for i, nxt in enumerate(path):
-        if cur.distance(nxt) != 1:
+        nxt_id = tec.hex_id(nxt)
+        kind = None                            # the kind of step cur -> nxt: None if nxt is not an on-grid neighbour
+        for e in graph.get(cur_id) or edges_of(cur_id):
+            if e[0] == nxt_id:
+                kind = e[2]
+                break
+        if kind is None and cur.distance(nxt) != 1:
             raise IllegalAction(f"{nxt.label} is not adjacent to {cur.label}: a path is a line of contiguous hexes", "13.1")
         if not moving:
             raise IllegalAction(f"no unit is left moving at {cur.label} (every unit was dropped off)", "13.1")
@@ -232,46 +241,50 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
         if any(not is_rp(v) for v in enemy_units_at(state, nxt, side)):
             plan.overrun_at = i                        # 17.1: a hex of enemy RP alone is entered, not overrun
             break
-        if not gm.on_grid(nxt):
+        if kind is None:                       # adjacent but not an on-grid neighbour (GroundMap.on_grid)
             raise IllegalAction(f"{nxt.label} is off the hex grid; units may not leave it except by off-map movement", "13.8")
         real_cf_present = moving_real_cf or any(has_real_cf(o) for o in state.units_at(nxt.label) if o.side == side)
         for u in moving:
-            name = counter_of(u).name
             if u.id in must_stop:
-                raise IllegalAction(f"{name} entered an enemy ZOC at {cur.label} and must stop (unless overrunning)", "11.4")
-            cls = tec_class(u)
-            carried = _carried(u, moving, opts)
+                raise IllegalAction(f"{counter_of(u).name} entered an enemy ZOC at {cur.label} and must stop "
+                                    "(unless overrunning)", "11.4")
+            f = facts.get(u.id)
+            if f is None:
+                cls = tec_class(u)
+                f = facts[u.id] = (cls, gm.type_costs(cls), _carried(u, moving, opts), is_motorized(u), is_combat(u),
+                                   counter_of(u).sf or cls == "raider")   # 15.4, 16.1: ignore all EZOC
+            cls, costs, carried, motorized, combat, ignores = f
             if carried:
                 cost, rt = 0, "road"
             else:
-                cost, rt = tec.step_cost(gm, cls, cur, nxt)
+                cost, rt = costs[kind]                          # = tec.step_cost(gm, cls, cur, nxt), 13.3 / 21.0
                 if guided and (cur.label in guided or nxt.label in guided):
                     cost, rt = tec.step_cost_ignoring(gm, cls, cur, nxt, WADI)     # 16.4 guiding
                 if cost is None:
-                    raise IllegalAction(f"{name} ({cls}) may not enter {nxt.label} from {cur.label}: prohibited terrain", "13.3")
+                    raise IllegalAction(f"{counter_of(u).name} ({cls}) may not enter {nxt.label} from {cur.label}: "
+                                        "prohibited terrain", "13.3")
                 if opts.lift and supply_kind(u) == "msu" and _carries_division(moving):
                     cost *= 2                                   # 13.7 Important: one MSU carrying a division
             if opts.road_march and rt != "road" and not carried:
                 raise IllegalAction(f"road march moves only along roads; {cur.label}->{nxt.label} is not a road", "13.2.3")
-            if opts.road_march and lines is not None and nxt not in lines.los and is_combat(u):
-                raise IllegalAction(f"road march may not enter {nxt.label}, where {name} would be OGS", "13.2.3")
+            if opts.road_march and lines is not None and nxt not in lines.los and combat:
+                raise IllegalAction(f"road march may not enter {nxt.label}, where {counter_of(u).name} would be OGS", "13.2.3")
             # 13.3: a motorised unit leaving a road or track loses any fraction of an MP
-            if is_motorized(u) and route[u.id] in ("road", "track") and rt == "open" and spent[u.id] % E:
+            if motorized and route[u.id] in ("road", "track") and rt == "open" and spent[u.id] % E:
                 spent[u.id] += E - spent[u.id] % E
             route[u.id] = rt
             ez = ez_of.get((u.id, stack_mot))
             if ez is None:
                 ez = ez_of[(u.id, stack_mot)] = _ezoc_for(state, u, stack_mot, gm, cache)
-            ignores = counter_of(u).sf or cls == "raider"         # 15.4, 16.1: ignore all EZOC
             extra = 0
             if not ignores and cur in ez and (u.id in in_ezoc) and _recon_superior(state, side, moving, ez[cur]):
                 extra += RECON_EXTRA                               # 15.3 leaving a recon-superior ZOC
             if not ignores and nxt in ez:
                 if u.id in in_ezoc and not opts.night and cur in ez:
-                    raise IllegalAction(f"{name} may not move directly from one enemy ZOC ({cur.label}) into another "
+                    raise IllegalAction(f"{counter_of(u).name} may not move directly from one enemy ZOC ({cur.label}) into another "
                                         f"({nxt.label}) except by night movement", "11.4")
-                if is_combat(u) and not has_real_cf(u) and not real_cf_present:
-                    raise IllegalAction(f"{name} has a parenthesised or zero CF and may enter an enemy ZOC only with a "
+                if combat and not has_real_cf(u) and not real_cf_present:
+                    raise IllegalAction(f"{counter_of(u).name} has a parenthesised or zero CF and may enter an enemy ZOC only with a "
                                         "unit with a real combat factor", "11.4")
                 if opts.reaction and not opts.reserve_reaction:
                     for eid in ez[nxt]:
@@ -298,13 +311,13 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
                 extra += interdiction_extra(interdicted, cls, nxt.label)      # 19.6 Air Interdiction Chart
             spent[u.id] += cost + extra
             plan.hexes[u.id] += 1
-            if opts.reaction and not is_motorized(u) and plan.hexes[u.id] > 1:
-                raise IllegalAction(f"{name} is not motorised and may react at most one hex", "13.2.1")
+            if opts.reaction and not motorized and plan.hexes[u.id] > 1:
+                raise IllegalAction(f"{counter_of(u).name} is not motorised and may react at most one hex", "13.2.1")
             cap = caps.get(u.id)
             if cap is None:
                 cap = caps[u.id] = allowance(state, u, opts, (rma_values or {}).get(u.id))
             if spent[u.id] > cap:
-                raise IllegalAction(f"{name} needs {tec.mp(spent[u.id]):g} MP to reach {nxt.label} but has {tec.mp(cap):g}", "13.2")
+                raise IllegalAction(f"{counter_of(u).name} needs {tec.mp(spent[u.id]):g} MP to reach {nxt.label} but has {tec.mp(cap):g}", "13.2")
             plan.loc[u.id] = nxt.label
         # pick-ups and drop-offs at the hex just entered (13.1)
         for pid in pickup.get(nxt, []):
@@ -324,7 +337,7 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
         if dropped or pickup.get(nxt):
             stack_mot = _stack_motorized(moving)
             moving_real_cf = any(has_real_cf(u) for u in moving)
-        cur = nxt
+        cur, cur_id = nxt, nxt_id
     plan.route_flags = route
     plan.notes.append(",".join(sorted(must_stop)))
     return plan
