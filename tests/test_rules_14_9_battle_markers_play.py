@@ -65,21 +65,25 @@ def test_14_9_2_without_a_marker_no_mobile_battle_is_offered():
 
 
 def test_14_9_1_marker_at_exactly_the_rma_is_accepted_one_mp_more_is_refused():
+    """The 300 Oasis (RMA 7): 7 MP along the coast of Map C, then 8 (Sonnenblume plays on Maps C and W only,
+    R-MAPS-IN-PLAY, so the paths stay on Map C)."""
     eng = sonnenblume()
-    rma = status.rma(eng.state.units["IT-132Ariete"])
-    move(eng, ["IT-132Ariete"], ["C0702", "C0703"])              # 6 MP = its RMA
-    assert eng.pending().context["moved"]["IT-132Ariete"] == rma * 8
-    mark(eng, ["IT-132Ariete"], "deliberate")
-    assert eng.state.units["IT-132Ariete"].flags["battle"] == "deliberate"
+    uid = "GE-300Oasis"
+    rma = status.rma(eng.state.units[uid])
+    coast = ["C0703", "C0704", "C0705", "C0805", "C0806", "C0907", "C1007", "C1107", "C1207", "C1208"]
+    move(eng, [uid], coast)                                        # 7 MP = its RMA
+    assert eng.pending().context["moved"][uid] == rma * 8
+    mark(eng, [uid], "deliberate")
+    assert eng.state.units[uid].flags["battle"] == "deliberate"
     eng = sonnenblume()
-    move(eng, ["IT-132Ariete"], ["S0733", "S0732", "S0731", "S0830"])   # 7 MP = RMA + 1
-    assert eng.pending().context["moved"]["IT-132Ariete"] == (rma + 1) * 8
+    move(eng, [uid], coast + ["C1209"])                            # 8 MP = RMA + 1
+    assert eng.pending().context["moved"][uid] == (rma + 1) * 8
     before = eng.state.hash()
     with pytest.raises(IllegalAction, match="RMA") as e:
-        mark(eng, ["IT-132Ariete"], "deliberate")
+        mark(eng, [uid], "deliberate")
     assert e.value.rule == "14.9.1" and eng.state.hash() == before
     with pytest.raises(IllegalAction, match="RMA") as e:
-        mark(eng, ["IT-132Ariete"], "mobile")
+        mark(eng, [uid], "mobile")
     assert e.value.rule == "14.9.2"
 
 

@@ -372,7 +372,7 @@ def retreat_bounds(code: str, in_obstructed: bool) -> tuple[int, int]:
 def legal_retreat_steps(st: GameState, uid: str, path: list[str], maximum: int) -> list[str]:
     """14.7.2: the hexes a retreating unit may enter next.
 
-    Not off the map, not into enemy units, not into a hex it already entered (or the combat hex),
+    Not off the map (nor onto a map the scenario does not use, R-MAPS-IN-PLAY), not into enemy units, not into a hex it already entered (or the combat hex),
     not into terrain it could not enter in movement, not *through* an EZOC: after entering an EZOC
     hex the retreat ends (11.4).  Motorised units ignore non-motorised ZOC (11.2).
     """
@@ -385,11 +385,14 @@ def legal_retreat_steps(st: GameState, uid: str, path: list[str], maximum: int) 
     if moved >= 1 and in_ezoc(st, side, cur, motorized_mover=mot):
         return []
     out = []
-    from core.rules import fna
+    from core.rules import fna, offmap
     me = st.units[uid]
+    maps = st.vars.get("maps")
     for n in neighbours(cur):
         if n in path:
             continue
+        if maps and not offmap.hex_in_play(maps, hex_of(n)):
+            continue                                  # "off the map": a map not in play (R-MAPS-IN-PLAY)
         if any(fna.hostile_to(v, me) for v in st.units_at(n)):
             continue
         if not can_enter(st, uid, cur, n):

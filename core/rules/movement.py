@@ -37,7 +37,7 @@ from core import sequence
 from core.decisions import Action, Decision, IllegalAction, Option, other
 from core.engine import PROCEDURES, QUERIES, Engine, Procedure, on_step, procedure
 from core.hexgrid import Hex, HexLabelError
-from core.rules import air, raiders, supply, tec, zoc
+from core.rules import air, offmap, raiders, supply, tec, zoc
 from core.rules.status import (
     counter_of, disrupt, has_real_cf, hex_of, is_combat, is_motorized, is_rp, morale_check,
     movement_allowance, printed_ma, rma, supply_kind, tec_class,
@@ -215,6 +215,7 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
     guided = raiders.guided_hexes(state, side)
     interdicted = air.interdiction_area(state, side)
     cur = start
+    maps = state.vars.get("maps")                 # the scenario's Maps in Play (R-MAPS-IN-PLAY)
     must_stop: set[str] = set()
     caps: dict[str, int] = {}                  # per unit: its allowance and EZOC map do not change along the path
     ez_of: dict[tuple[str, bool], dict[Hex, list[str]]] = {}
@@ -243,6 +244,9 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
             break
         if kind is None:                       # adjacent but not an on-grid neighbour (GroundMap.on_grid)
             raise IllegalAction(f"{nxt.label} is off the hex grid; units may not leave it except by off-map movement", "13.8")
+        if maps and not offmap.hex_in_play(maps, nxt):      # 13.1: a map the scenario does not use is off the grid
+            raise IllegalAction(f"{offmap.map_refusal(state, nxt.label)}: units may not move off the hex grid unless "
+                                "using off-map movement (13.1; R-MAPS-IN-PLAY)", "13.1")
         real_cf_present = moving_real_cf or any(has_real_cf(o) for o in state.units_at(nxt.label) if o.side == side)
         for u in moving:
             if u.id in must_stop:
@@ -1325,6 +1329,22 @@ for _k in ("VII.1", "X.1", "XIII.1", "XVI.1"):
 
 
 # =========================================================================== reachable hexes
+_OFF_PLAY: dict[tuple[str, ...], frozenset[int]] = {}
+
+
+def off_play_ids(state: GameState) -> frozenset[int]:
+    """The ids of the hexes on no map in play in this scenario (R-MAPS-IN-PLAY: "Units may not move off the hex
+    grid unless using off-map movement", 13.1; the grid is the scenario's "Maps in Play").  Empty: every map."""
+    maps = tuple(state.vars.get("maps") or ())
+    if not maps:
+        return frozenset()
+    v = _OFF_PLAY.get(maps)
+    if v is None:
+        from core.hexgrid import all_hexes
+        v = _OFF_PLAY[maps] = frozenset(tec.hex_id(h) for h in all_hexes() if not offmap.hex_in_play(maps, h))
+    return v
+
+
 def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOptions, *,
                     frame: Frame | None = None, gm: tec.GroundMap | None = None,
                     max_nodes: int = 200_000, cache: dict | None = None,
@@ -1386,9 +1406,10 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
             v = cache[("ez_by_id", id(ez))] = ({hid(h): ids for h, ids in ez.items()}, ez)
         ezi.append(v[0])
     stopping = [ezi[k] for k in idx if not ignores[k]]
-    enemy_ids = cache.get(("enemy_ids", side))
-    if enemy_ids is None:
-        enemy_ids = cache[("enemy_ids", side)] = {hid(h) for h in enemy_hexes}
+    closed_ids = cache.get(("closed_ids", side))
+    if closed_ids is None:
+        off_play = off_play_ids(state)                             # 13.1, R-MAPS-IN-PLAY: never entered either
+        closed_ids = cache[("closed_ids", side)] = {hid(h) for h in enemy_hexes} | off_play
     start_id = hid(start)
     guided = frozenset(hid(Hex.parse(x)) for x in raiders.guided_hexes(state, side))    # 16.4 guiding
     interdicted = {hid(Hex.parse(lab)): c for lab, c in air.interdiction_area(state, side).items()}   # 19.6
@@ -1427,7 +1448,7 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
                 c, r = cost0[kind]
                 if guided and (h in guided or n in guided):
                     c, r = tec.step_cost_ignoring(gm, classes[0], tec.hex_of_id(h), nh, WADI)
-                if n in enemy_ids or c is None or (road_march and r != "road"):
+                if n in closed_ids or c is None or (road_march and r != "road"):
                     continue
                 s = s_round if r == "open" else s0
                 if not ign:
@@ -1462,7 +1483,7 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
                 order += 1
             continue
         for n, nh, kind, lab in graph.get(h) or edges_of(h):
-            if n in enemy_ids:
+            if n in closed_ids:
                 continue
             new = []
             nrt = rt

@@ -171,6 +171,12 @@ def malta_allied(eng: Engine) -> bool:
     return eng.state.vars.get("malta", "Allied") == ALLIED
 
 
+def hex_in_play(maps, h) -> bool:
+    """Is hex ``h`` on one of ``maps`` (a scenario's "Maps in Play", ``vars["maps"]``; empty: every map)?  A hex
+    printed on two maps (2.2.1) is in play if either is (R-MAPS-IN-PLAY)."""
+    return not maps or any(m in maps for m in h.sheets)
+
+
 def map_refusal(state, label: str) -> str | None:
     """Why ``label`` is not a hex of the maps in play (None: it is).  Every scenario names them ("Maps in Play: Use
     maps C and W", 24.0-33.0; ``vars["maps"]``); a hex printed on two maps (2.2.1) is in play if either is.  A state
@@ -184,7 +190,7 @@ def map_refusal(state, label: str) -> str | None:
         h = Hex.parse(str(label))
     except HexLabelError:
         return f"{label!r} is not a hex"
-    if set(h.sheets) & set(maps):
+    if hex_in_play(maps, h):
         return None
     return (f"{h.label} is on Map {'/'.join(h.sheets)}, not in play in this scenario "
             f"(Maps in Play: {', '.join(maps)})")
