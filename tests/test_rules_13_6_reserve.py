@@ -2,9 +2,10 @@
 through ``Engine.apply``; hand-built positions add the boundaries (half the printed MA, and a quarter MP more)
 and the sentences a short game does not reach (attacking, overrunning while reacting).
 
-GT 10 XII (Axis): 132 Ariete moves one road hex to S0733 and enters reserve; 3 Aufkl enters reserve without
+GT 10 XII (Axis): 27 Brescia moves two hexes (6 MP of its printed 14) to C0501
+and enters reserve; 3 Aufkl enters reserve without
 moving; 5 Pz and Stab 200 move next to KDG (C0602, in its ZOC) and may not enter reserve.
-XV (Allied): 2 SG moves next to the C0702 stack.  XVI (Axis): 132 Ariete, far from any enemy, reacts from
+XV (Allied): 2 SG moves next to the C0702 stack.  XVI (Axis): 27 Brescia, far from any enemy, reacts from
 reserve.  XVII (Allied): 2 SG attacks C0702, where 3 Aufkl is in reserve.
 """
 
@@ -35,18 +36,18 @@ def game():
     p.to(step="XII.3", gt=10)
     n = len(p.eng.log)
     out["ezoc_refusal"] = p.refuse("move", AXIS, units=["GE-5Pz", "GE-Stab200"], path=["C0602"], reserve=True)
-    p.act("move", AXIS, units=["IT-132Ariete"], path=["S0733"], reserve=True)
+    p.act("move", AXIS, units=["IT-27Brescia"], path=["C0601", "C0501"], reserve=True)
     p.act("reserve", AXIS, units=["GE-3Aufkl"])
     p.act("move", AXIS, units=["GE-5Pz", "GE-Stab200"], path=["C0602"])
     p.to(step="XIII.1", gt=10)
-    out["XIII"] = look(p, "IT-132Ariete", "GE-3Aufkl", "GE-5Pz")
+    out["XIII"] = look(p, "IT-27Brescia", "GE-3Aufkl", "GE-5Pz")
     p.to(step="XV.3", gt=10)
     p.act("move", ALLIED, units=["UK-2SG"], path=["C0802"])
     p.to(step="XVI.1", gt=10)
-    out["XVI"] = look(p, "IT-132Ariete", "GE-3Aufkl")
-    p.act("move", AXIS, units=["IT-132Ariete"], path=["S0832"])           # far from every Allied unit (13.5)
+    out["XVI"] = look(p, "IT-27Brescia", "GE-3Aufkl")
+    p.act("move", AXIS, units=["IT-27Brescia"], path=["C0401"])           # far from every Allied unit (13.5)
     p.to(step="XVII.1", gt=10)
-    out["XVII"] = look(p, "IT-132Ariete", "GE-3Aufkl")
+    out["XVII"] = look(p, "IT-27Brescia", "GE-3Aufkl")
     p.act("declare", ALLIED, attackers=["UK-2SG"], hexes=["C0702"], form="regular")
     p.to(step="I.2", gt=11)
     out["after_combat"] = look(p, "GE-3Aufkl")
@@ -56,10 +57,11 @@ def game():
 
 def test_13_6_enters_reserve_after_moving_no_more_than_half_its_printed_ma(game):
     """"A unit may enter reserve status during a friendly Movement Phase, if it has used no more than one-half
-    its printed MA": 132 Ariete after 1 MP (of 22), 3 Aufkl without moving; "Place a reserve marker"."""
+    its printed MA": 27 Brescia after 6 MP (of 14; Sonnenblume plays on Maps C and W only,
+    R-MAPS-IN-PLAY, so the unit stays on Map C), 3 Aufkl without moving; "Place a reserve marker"."""
     _, out = game
-    assert out["XIII"]["IT-132Ariete"][0] and out["XIII"]["GE-3Aufkl"][0]
-    assert "132 Ariete enters reserve (13.6)" in out["lines"]
+    assert out["XIII"]["IT-27Brescia"][0] and out["XIII"]["GE-3Aufkl"][0]
+    assert "27 Brescia enters reserve (13.6)" in out["lines"]
 
 
 def test_13_6_no_reserve_after_moving_into_an_ezoc(game):
@@ -72,8 +74,8 @@ def test_13_6_no_reserve_after_moving_into_an_ezoc(game):
 def test_13_6_reserve_units_project_no_zoc(game):
     """"It does not project a ZOC"; the same units do once the marker is gone (11.1)."""
     _, out = game
-    assert out["XIII"]["IT-132Ariete"] == (True, "S0733", False) and out["XIII"]["GE-3Aufkl"] == (True, "C0702", False)
-    assert out["XVII"]["IT-132Ariete"] == (False, "S0832", True)
+    assert out["XIII"]["IT-27Brescia"] == (True, "C0501", False) and out["XIII"]["GE-3Aufkl"] == (True, "C0702", False)
+    assert out["XVII"]["IT-27Brescia"] == (False, "C0401", True)
 
 
 def test_13_6_remains_in_reserve_across_phases(game):
@@ -83,13 +85,13 @@ def test_13_6_remains_in_reserve_across_phases(game):
 
 
 def test_13_6_reacts_regardless_of_proximity_without_morale_check_and_loses_the_marker(game):
-    """13.6: "it may react regardless of the proximity of enemy units" (S0733 is far from every Allied unit,
+    """13.6: "it may react regardless of the proximity of enemy units" (C0501 is far from every Allied unit,
     13.5 asks two hexes); "It does not make a morale check after reacting"; "The marker is removed if the unit
     moves"."""
     _, out = game
-    assert out["XVI"]["IT-132Ariete"][0]
-    assert out["XVII"]["IT-132Ariete"][:2] == (False, "S0832")
-    assert not any("132 Ariete" in ln and "orale" in ln for ln in out["lines"])
+    assert out["XVI"]["IT-27Brescia"][0]
+    assert out["XVII"]["IT-27Brescia"][:2] == (False, "C0401")
+    assert not any("27 Brescia" in ln and "orale" in ln for ln in out["lines"])
 
 
 def test_13_6_marker_removed_when_the_unit_defends(game):
