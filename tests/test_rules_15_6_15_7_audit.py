@@ -91,7 +91,7 @@ def axis_reaction() -> Engine:
 
 
 # 7 MP: KDG is OGS from XV.1 (4.1 XV) and exerts no ZOC (11.1), so leaving C0602 costs no recon +2 (15.3)
-REACT_7MP = ["C0702", "C0701", "S0733", "S0832", "S0932", "S0931"]
+REACT_7MP = ["C0502", "C0503", "C0402", "C0403"]       # on Map C: Sonnenblume plays on C and W (R-MAPS-IN-PLAY)
 
 
 def test_15_6_hq_adds_two_mp_to_the_rma_in_reaction():
@@ -101,7 +101,7 @@ def test_15_6_hq_adds_two_mp_to_the_rma_in_reaction():
         move(alone, ["GE-5Pz"], REACT_7MP)
     assert e.value.rule == "13.2"
     move(eng, ["GE-5Pz", "GE-Kasta"], REACT_7MP)                    # RMA 6 + 2 with the HQ moving along
-    assert eng.state.units["GE-5Pz"].loc == "S0931"
+    assert eng.state.units["GE-5Pz"].loc == "C0403"
 
 
 def test_15_6_no_morale_check_after_reacting_with_the_hq():
@@ -204,7 +204,7 @@ def test_15_7_important_f_and_g_in_the_hex_do_not_shorten_the_fort(gm, helper, s
 # --------------------------------------------------------------------------- 15.7 engineers: play path
 def _desert_fox_gt12_builders(with_engineer: bool):
     """Desert Fox: 31 Gaust (an engineer, 27.1's GT 12 arrivals at C0701, deployed there in III.1) and 27 Brescia leave
-    the crowded El Agheila for S0733 in the first Axis Movement Phase of GT 12 (without the engineer, Brescia alone);
+    the crowded El Agheila for C0703 in the first Axis Movement Phase of GT 12 (without the engineer, Brescia alone);
     at the next Axis Movement Phase they start there, undisrupted and in general supply (passing play, ``Engine.apply``
     only)."""
     from tests.playpath import Play
@@ -218,7 +218,7 @@ def _desert_fox_gt12_builders(with_engineer: bool):
     p.to("movement", side=AXIS, gt=12, script=script)
     assert p.state.units["IT-31Gaust"].loc == "C0701"
     first = p.state.phase
-    p.act("move", side=AXIS, units=["IT-27Brescia"] + (["IT-31Gaust"] if with_engineer else []), path=["S0733"])
+    p.act("move", side=AXIS, units=["IT-27Brescia"] + (["IT-31Gaust"] if with_engineer else []), path=["C0702", "C0703"])
     p.run(lambda e: e.pending() is not None and e.pending().kind == "movement" and e.pending().side == AXIS
           and e.state.phase != first, script=script)
     assert not p.state.units["IT-27Brescia"].disrupted and not p.state.units["IT-27Brescia"].ogs
@@ -233,9 +233,9 @@ def test_15_7_engineer_shortens_the_fort_play_path(with_engineer):
     construction then (18.1: complete "at the beginning of the next friendly Movement Phase")."""
     p = _desert_fox_gt12_builders(with_engineer)
     p.act("build_fort", side=AXIS, unit="IT-27Brescia", level=1, dump="AX-Dump#1")
-    assert construction.fort_at(p.eng, "S0733")["engineer"] is with_engineer
+    assert construction.fort_at(p.eng, "C0703")["engineer"] is with_engineer
     p.to("reaction")
     if with_engineer:
-        assert construction.fort_level(p.eng, "S0733") == 1 and not construction.fort_at(p.eng, "S0733")["building"]
+        assert construction.fort_level(p.eng, "C0703") == 1 and not construction.fort_at(p.eng, "C0703")["building"]
     else:
-        assert construction.fort_level(p.eng, "S0733") == -1 and construction.fort_at(p.eng, "S0733")["building"]
+        assert construction.fort_level(p.eng, "C0703") == -1 and construction.fort_at(p.eng, "C0703")["building"]

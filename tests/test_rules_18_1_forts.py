@@ -103,9 +103,9 @@ def test_18_1_a_defender_not_building_is_not_disrupted():
 def test_18_1_one_fort_per_msu_play_path_with_the_fort_still_f1():
     """18.1 "The MSU can only support the construction of one fort", apart from the F1-or-higher condition: Desert
     Fox, GT 12-13, played through ``Engine.apply`` only.  27 Brescia, with the engineer 31 Gaust (15.7: one Movement
-    Phase a level), builds an F1 and then an F2 at S0733 with El Agheila's dumps, where an Axis MSU waits; then 8 Ber
-    (S0732) begins an F1 supplied by that fort and MSU (the fort drops to F1, still F1 or higher: limit), and 132 Cel
-    (S0832) is refused the same MSU in the same Movement Phase (limit + 1) though the fort is still F1."""
+    Phase a level), builds an F1 and then an F2 at C0703 with El Agheila's dumps, where an Axis MSU waits; then 8 Ber
+    (C0802) begins an F1 supplied by that fort and MSU (the fort drops to F1, still F1 or higher: limit), and 132 Cel
+    (C0602) is refused the same MSU in the same Movement Phase (limit + 1) though the fort is still F1."""
     from tests.playpath import Play
 
     def to_agheila(d):
@@ -121,18 +121,18 @@ def test_18_1_one_fort_per_msu_play_path_with_the_fort_still_f1():
               and (e.state.gt, e.state.phase) != now, script=script)
 
     p.to("movement", side=AXIS, gt=12, script=script)
-    p.act("move", side=AXIS, units=["IT-27Brescia", "IT-31Gaust", "AX-MSU#1"], path=["S0733"])
-    p.act("move", side=AXIS, units=["IT-8Ber"], path=["S0733", "S0732"])
-    p.act("move", side=AXIS, units=["IT-132Cel"], path=["S0733", "S0832"])
+    p.act("move", side=AXIS, units=["IT-27Brescia", "IT-31Gaust", "AX-MSU#1"], path=["C0702", "C0703"])
+    p.act("move", side=AXIS, units=["IT-8Ber"], path=["C0702", "C0802"])
+    p.act("move", side=AXIS, units=["IT-132Cel"], path=["C0702", "C0602"])
     next_axis_movement()
     p.act("build_fort", side=AXIS, unit="IT-27Brescia", level=1, dump="AX-Dump#1")
     next_axis_movement()
-    assert construction.fort_level(p.eng, "S0733") == 1
+    assert construction.fort_level(p.eng, "C0703") == 1
     p.act("build_fort", side=AXIS, unit="IT-27Brescia", level=2, dump="AX-Dump#2")
     next_axis_movement()
-    assert construction.fort_level(p.eng, "S0733") == 2
+    assert construction.fort_level(p.eng, "C0703") == 2
     p.act("build_fort", side=AXIS, unit="IT-8Ber", level=1, msu="AX-MSU#1")
-    assert construction.fort_at(p.eng, "S0732")["building"] == "IT-8Ber"
-    assert construction.fort_level(p.eng, "S0733") == 1                    # b) one level down, still F1
+    assert construction.fort_at(p.eng, "C0802")["building"] == "IT-8Ber"
+    assert construction.fort_level(p.eng, "C0703") == 1                    # b) one level down, still F1
     exc = p.refuse("build_fort", side=AXIS, unit="IT-132Cel", level=1, msu="AX-MSU#1")
     assert exc.rule == "18.1" and "only support the construction of one fort" in str(exc)

@@ -26,8 +26,7 @@ TOBRUK_DUMP_RUN = ["C2330", "C2329", "C2328", "C2327", "C2326", "C2325", "C2424"
                    "C2424", "C2325", "C2326", "C2327", "C2328", "C2329", "C2330", "C2331"]
 #: (GT, step) -> the actions taken there, in order: (kind, side, args)
 SCRIPT = {
-    (10, "XII.3"): [("move", AXIS, {"units": ["IT-132Ariete"], "path": ["S0733"]}),
-                    ("move", AXIS, {"units": ["GE-5Pz", "GE-Stab200"], "path": ["C0602"]})],
+    (10, "XII.3"): [("move", AXIS, {"units": ["GE-5Pz", "GE-Stab200"], "path": ["C0602"]})],
     (10, "XV.3"): [("move", ALLIED, {"units": ["AL-MSU#1"], "path": TOBRUK_DUMP_RUN, "pickup": {"C2423": ["AL-Dump#6"]}})],
     (11, "IV.2"): [("activate_base", ALLIED, {"base": "AL-Base#1"})],
     (11, "VI.3"): [("move", AXIS, {"units": ["GE-300Oasis"], "path": ["C0703", "C0704", "C0705"]}),
