@@ -739,6 +739,9 @@ class _MoveBase(Procedure):
             movers = [i for i in all_ids if plan.loc[i] == (path[idx - 1].label if idx else st.units[units[0]].loc)
                       and not _dropped_before(drop, path, idx, i)]
             spent = overrun_spent(st, side, movers, path[idx], plan, opts, rma_values)   # refuses before any change
+            for later in path[idx + 1:]:                       # the declared path's later overruns, checked now
+                if any(not is_rp(v) for v in enemy_units_at(st, later, side)):
+                    check_later_overrun(st, side, movers, later)
         from core.rules import refit
         for h in path[:plan.overrun_at]:
             refit.destroy_lone_rp(eng, h.label, side)          # 17.1: RP alone in a hex the movers enter
@@ -958,6 +961,22 @@ def check_overrun(state: GameState, side: str, movers: list[str], target: Hex, o
             raise IllegalAction(f"{name} is being transported and cannot take part in an overrun", "13.4.1")
         if real and is_combat(u) and not is_motorized(u):
             raise IllegalAction(f"only motorised units may overrun a hex with non-zero combat units; {name} is not", "13.4.1")
+
+
+def check_later_overrun(state: GameState, side: str, movers: list[str], target: Hex) -> None:
+    """A later enemy hex of a declared path (13.4.4 "may continue" after a cleared overrun): what the first overrun
+    cannot change is checked when the move is declared, so that no continuation is refused after the combat:
+    13.4.2 terrain (mountain, city, fortified) and 13.4.1 "only motorised units may overrun a hex with non-zero
+    combat units"."""
+    gm = tec.current_map()
+    if gm.is_mountain(target) or gm.is_city(target) or zoc.fortified(state, gm, target):
+        raise IllegalAction(f"units in a mountain, city or fortified hex ({target.label}) cannot be overrun", "13.4.2")
+    if any(has_real_cf(d) for d in enemy_units_at(state, target, side)):
+        for uid in movers:
+            u = state.units[uid]
+            if is_combat(u) and not is_motorized(u):
+                raise IllegalAction(f"only motorised units may overrun a hex with non-zero combat units "
+                                    f"({target.label}, later in the path); {counter_of(u).name} is not", "13.4.1")
 
 
 def enter_reserve(eng: Engine, u: UnitState, spent: int, entered_ezoc: bool) -> None:
