@@ -1218,7 +1218,8 @@ class MovementProcedure(_MoveBase):
                      for a in construction.rail_options(eng, frame, side)]
         for sampler in MOVEMENT_OPTIONS:
             opts += sampler(eng, frame, side)
-        return opts
+        # 23.1 ALC-3: the one gate apply() refuses by also filters what is offered (R-VICHY-INACTIVE)
+        return [o for o in opts if _fna().inactive_named(eng.state, o.action.args) is None]
 
     def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
         k = action.kind
