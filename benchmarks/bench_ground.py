@@ -16,9 +16,11 @@ from core.state import UnitState
 
 
 def _largest():
-    from core.scenario import all_scenarios
+    """The North African Campaign: every map in play (R-MAPS-IN-PLAY: a stack on a map the scenario does not use
+    reaches nothing, so the grand-campaign grid is named, not the scenario with the most set-up lines)."""
+    from core.scenario import load
 
-    return max(all_scenarios(), key=lambda s: len(s.setup))
+    return load("north-african-campaign")
 
 
 def _graph(gm: tec.GroundMap, cls: str) -> nx.DiGraph:

@@ -366,6 +366,9 @@ def reach_measure() -> dict:
         return movement.reachable_paths(st, "Axis", ["GE-5Pz"], opts, gm=gm)
 
     cold, paths, cold_cpu = _timed(search)
+    if not paths:
+        raise RuntimeError(f"the measured stack at {start.label} reaches no hex in {st.scenario}: the row would time "
+                           "nothing")
     warms = [_timed(search) for _ in range(9)]
     g = _graph(gm, tec_class(st.units["GE-5Pz"]))
     cap = movement.allowance(st, st.units["GE-5Pz"], opts)

@@ -171,7 +171,7 @@ def bot_game(path: Path, scenario: str, n: int, seed: int = 1, takeback_every: i
             g.act(a)
             played += 1
             if (takeback_every and played % takeback_every == 0 and len(g.engine.log) <= n - 2
-                    and g.engine.can_undo(a.side)):
+                    and g.engine.pending() is not None and g.engine.can_undo(a.side)):
                 g.act(Action(kind="undo", side=a.side))
                 g.act(a)
                 takebacks += 1
