@@ -31,6 +31,7 @@ import math
 
 import msgspec
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Callable
 
 from core import sequence
@@ -1359,10 +1360,24 @@ def off_play_ids(state: GameState) -> frozenset[int]:
     if not maps:
         return frozenset()
     v = _OFF_PLAY.get(maps)
-    if v is None:
-        from core.hexgrid import all_hexes
-        v = _OFF_PLAY[maps] = frozenset(tec.hex_id(h) for h in all_hexes() if not offmap.hex_in_play(maps, h))
+    if v is None:       # the hexes of the sheets not in play less those also printed on a sheet in play (2.2.1)
+        from core.hexgrid import maps as sheets
+
+        every = sheets()
+        if set(every) <= set(maps):
+            _OFF_PLAY[maps] = frozenset()
+            return _OFF_PLAY[maps]
+        on = frozenset().union(*(_sheet_ids(m) for m in maps if m in every))
+        v = _OFF_PLAY[maps] = frozenset().union(*(_sheet_ids(m) for m in every)) - on
     return v
+
+
+@cache
+def _sheet_ids(letter: str) -> frozenset[int]:
+    """The ids of the hexes printed on map sheet ``letter``."""
+    from core.hexgrid import maps as sheets
+
+    return frozenset(tec.hex_id(h) for h in sheets()[letter].hexes())
 
 
 def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOptions, *,
