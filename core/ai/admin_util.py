@@ -37,17 +37,11 @@ def of_kind(decision: Decision, side: str, kind: str) -> list[Action]:
 
 def trial(engine: "Engine", action: Action) -> bool:
     """True when ``Engine.apply`` accepts ``action`` now: applied to a fork of the engine (the real game is
-    untouched; the fork's dice are sampled from a fixed RNG of its own, never the game's future dice)."""
-    import random
+    untouched; the fork's dice are sampled from a fixed RNG of its own, never the game's future dice):
+    :func:`core.ai.search.accepted`."""
+    from core.ai.search import accepted
 
-    from core.dice import SampledDice
-
-    copy = engine.fork(SampledDice(random.Random(0)))
-    try:
-        copy.apply(action)
-    except IllegalAction:
-        return False
-    return True
+    return accepted(engine, action) is not None
 
 
 def paths(engine: "Engine", units: list[str]) -> dict[str, list[str]]:
