@@ -15,7 +15,7 @@ from core.rules.status import hex_of, tec_class
 from core.state import UnitState
 
 
-def _largest():
+def _grand_campaign():
     """The North African Campaign: every map in play (R-MAPS-IN-PLAY: a stack on a map the scenario does not use
     reaches nothing, so the grand-campaign grid is named, not the scenario with the most set-up lines)."""
     from core.scenario import load
@@ -36,7 +36,7 @@ def _graph(gm: tec.GroundMap, cls: str) -> nx.DiGraph:
 def run() -> list[tuple]:
     rows: list[tuple] = []
     gm = tec.current_map()
-    sc = _largest()
+    sc = _grand_campaign()
     st = initial_state(sc, 1)
     st.stack = []                                   # only the state is needed; no decisions are asked
     # a mechanised stack with a long reach, in the middle of the grand-campaign grid

@@ -346,7 +346,7 @@ def _timed(fn) -> tuple[float, object, float]:
 def reach_measure() -> dict:
     import networkx as nx
 
-    from benchmarks.bench_ground import _graph, _largest
+    from benchmarks.bench_ground import _grand_campaign, _graph
     from core.hexgrid import Hex
     from core.newgame import initial_state
     from core.rules import movement, tec
@@ -356,7 +356,7 @@ def reach_measure() -> dict:
     from core import mapdata
 
     map_load, gm, _ = _timed(tec.current_map)          # the map a player sees before the first query
-    st = initial_state(_largest(), 1)
+    st = initial_state(_grand_campaign(), 1)
     st.stack = []
     start = Hex.parse("C1520")
     st.units["GE-5Pz"] = UnitState(id="GE-5Pz", side="Axis", loc=start.label, steps=2)
