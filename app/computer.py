@@ -1,7 +1,7 @@
 """The computer at a hotseat table (issue 21): it answers its sides' decisions one by one, off the GUI thread.
 
 :class:`ComputerOpponent` watches the controller.  When the pending decision is a computer side's
-(:meth:`app.controller.GameController.computer_side`), it copies the engine (``core.computer.engine_copy``: the
+(:meth:`app.controller.GameController.computer_side`), it copies the engine (``Engine.fork`` with ``core.computer.SampledDice``: the
 copy's dice are sampled from the computer's own RNG, never the game's) and lets the player think on a
 :class:`QThread`, so the window never freezes.  The answer comes back to the GUI thread and is sent through
 ``GameController.act`` — the same path as a person's click: the engine judges it, the file commits it.
@@ -153,7 +153,7 @@ class ComputerOpponent(QObject):
             self.unavailable.emit(f"The computer opponent is not installed ({exc}); take the {side} side back "
                                   "(Game ▸ Computer)")
             return
-        eng = computer_mod.engine_copy(self.ctl.engine, random.Random(f"dfd-computer-dice:{self._token()}"))
+        eng = self.ctl.engine.fork(computer_mod.SampledDice(random.Random(f"dfd-computer-dice:{self._token()}")))
         t = _Thinker(player, eng, side, self._token(), self)
         t.answered.connect(self._answered)
         self._thread = t

@@ -7,23 +7,23 @@ client's command), so the engine judges it like any other action.
 * :func:`load_seating` / :func:`save_seating`: the sides the computer plays and its setting ("quick",
   "thoughtful"), kept in the game file's meta table (key ``players``) so that a reopened game remembers them.  The
   meta table is not part of the state: the game's hash, log and ``replay --verify`` are unchanged by it.
-* :func:`answering_side`: the computer side that answers a decision (a decision either side answers, 4.1 III.1,
-  is answered for the computer's side by the computer, shown its own options only: ``core.players.view_for``).
-* :func:`think`: the computer's answer, chosen on an independent copy of the engine whose dice are sampled from the
-  player's own RNG — the real future dice are never seen (issue 21).
+* :func:`answering_side` (``core.players.answering_side``, the one definition): the computer side that answers a
+  decision (a decision either side answers, 4.1 III.1, is answered for the computer's side by the computer, shown
+  its own options only: ``core.players.view_for``).
+* :func:`think`: the computer's answer, chosen on an independent copy of the engine (``Engine.fork`` with
+  :class:`~core.dice.SampledDice` from the computer's own RNG) — the real future dice are never seen (issue 21).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import random
 from typing import Any, Mapping  # noqa: UP035
 
-from core.decisions import ALLIED, AXIS, EITHER, Action, Decision
-from core.dice import SampledDice
+from core.decisions import ALLIED, AXIS, Action
+from core.dice import SampledDice  # noqa: F401 - the copies' dice (app.computer, net.computer)
 from core.engine import Engine
-from core.players import AI_SETTINGS, Player, make_player, view_for
+from core.players import AI_SETTINGS, Player, answering_side, make_player, view_for  # noqa: F401 - answering_side: for the front ends
 
 #: the game file's meta key holding the seating: {"Axis": "person" | "computer", "Allied": ..., "setting": ...}
 META_KEY = "players"
@@ -68,27 +68,6 @@ def load_seating(store: Any) -> dict[str, str]:
 def save_seating(store: Any, computer: Mapping[str, str]) -> None:
     """Remember the seating in the game file (not in the state: the hash does not change)."""
     store.set_meta(META_KEY, format_seating(computer))
-
-
-def answering_side(d: Decision | None, computer: Mapping[str, str]) -> str | None:
-    """The computer side that answers ``d`` now, or None (a person's decision, or the game is over).
-
-    A decision either side answers (``EITHER``, e.g. a step both sides declare done, 4.1 III.1) is answered for the
-    computer's side when one of its options is that side's."""
-    if d is None:
-        return None
-    if d.side in computer:
-        return d.side
-    if d.side == EITHER:
-        for side in (AXIS, ALLIED):
-            if side in computer and any(o.action.side == side for o in d.options):
-                return side
-    return None
-
-
-def engine_copy(eng: Engine, rng: random.Random) -> Engine:
-    """An independent engine on a copy of ``eng``'s state whose dice are sampled from ``rng`` (``Engine.fork``)."""
-    return eng.fork(SampledDice(rng))
 
 
 def player_seed(game_id: str, side: str) -> int:

@@ -21,7 +21,7 @@ its side is Allied), the Allied player answers.  When the same player object pla
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Mapping, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, runtime_checkable
 
 from core.bots import PassBot, RandomBot
 from core.decisions import ALLIED, AXIS, EITHER, SIDES, Action, Decision
@@ -68,6 +68,22 @@ def make_player(kind: str, side: str | None, seed: int, setting: str = "quick") 
     return PassBot(seed, side)
 
 
+def answering_side(decision: Decision | None, sides: Iterable[str]) -> str | None:
+    """The side among ``sides`` (the sides one chooser plays) that answers ``decision`` now, or None (another
+    side's decision, or the game is over).  The one definition of who answers an ``either`` decision (4.1 III.1,
+    4.1 IV.9): the Axis first while it has options there, then the Allied player; used by :class:`Table`
+    (autoplay, benchmarks), the app's computer (:mod:`app.controller`) and a LAN computer seat (:mod:`net.computer`)."""
+    if decision is None:
+        return None
+    sides = set(sides)
+    if decision.side != EITHER:
+        return decision.side if decision.side in sides else None
+    for side in SIDES:
+        if side in sides and any(o.action.side == side for o in decision.options):
+            return side
+    return None
+
+
 def view_for(decision: Decision, side: str) -> Decision:
     """``decision`` as ``side``'s player sees it: for an ``either`` decision, only ``side``'s options (and the
     side set to ``side``); any other decision unchanged."""
@@ -106,8 +122,7 @@ class Table:
             return decision.side, self.players[decision.side], decision
         if self.players[AXIS] is self.players[ALLIED]:
             return AXIS, self.players[AXIS], decision
-        sides = {o.action.side for o in decision.options}
-        side = AXIS if AXIS in sides or not sides else ALLIED
+        side = answering_side(decision, SIDES) or AXIS
         return side, self.players[side], view_for(decision, side)
 
     def choose(self, engine: "Engine") -> tuple[str, Action] | None:
@@ -131,4 +146,4 @@ class Table:
         return n
 
 
-__all__ = ["AI_SETTINGS", "PLAYER_KINDS", "Player", "Table", "make_player", "view_for"]
+__all__ = ["AI_SETTINGS", "PLAYER_KINDS", "Player", "Table", "answering_side", "make_player", "view_for"]

@@ -12,7 +12,8 @@ from core.decisions import ALLIED, AXIS, EITHER, Action, Decision, Option
 from core.dice import SampledDice, SeededDice
 from core.engine import Engine
 from core.newgame import initial_state
-from core.players import AI_SETTINGS, PLAYER_KINDS, Player, Table, make_player, view_for
+from core import computer as computer_mod
+from core.players import AI_SETTINGS, PLAYER_KINDS, Player, Table, answering_side, make_player, view_for
 from core.scenario import load
 
 
@@ -123,6 +124,19 @@ def test_either_decision_goes_to_axis_first_showing_only_its_options():
     # one player for both sides sees the whole decision (dfd autoplay --bot)
     both = RandomBot(1)
     assert Table.of(both, both).who(d)[2] is d
+
+
+def test_one_definition_of_who_answers_an_either_decision():
+    """core.players.answering_side decides for the table (autoplay), the app's and the LAN seat's computer."""
+    opts = tuple(Option(action=Action(kind="done", side=s), label=f"{s}: done") for s in (AXIS, ALLIED))
+    d = Decision(side=EITHER, kind="step", prompt="p", rule="4.1 III.1", options=opts)
+    assert computer_mod.answering_side is answering_side
+    assert answering_side(d, (AXIS, ALLIED)) == AXIS == Table.of(RandomBot(1, AXIS), RandomBot(1, ALLIED)).who(d)[0]
+    assert answering_side(d, {ALLIED: "quick"}) == ALLIED      # a computer Allied side answers its own options
+    assert answering_side(Decision(side=EITHER, kind="step", prompt="p", rule="4.1 III.1", options=opts[:1]),
+                          {ALLIED: "quick"}) is None
+    assert answering_side(Decision(side=AXIS, kind="x", prompt="p", rule="0", options=opts[:1]), {ALLIED: "quick"}) is None
+    assert answering_side(None, (AXIS, ALLIED)) is None
 
 
 def test_table_answers_each_side_with_its_own_player():
