@@ -709,10 +709,10 @@ class MainWindow(QMainWindow):
         self.legend.setWordWrap(True)
         self.legend.setTextFormat(Qt.RichText)
         lay.addWidget(self.legend)
-        src = mapinfo.load().source
-        self.map_source = QLabel(f"<span style='color:#7a6a4a'>Map data: {'core.mapdata' if mapinfo.load().has_terrain else 'grid only (no terrain data yet)'}</span>")
+        self.map_source = QLabel("<span style='color:#7a6a4a'>Terrain, roads and places are drawn from a "
+                                 "reconstruction of the printed map sheets; lay a scan of your own sheets under "
+                                 "the counters to compare.</span>")
         self.map_source.setWordWrap(True)
-        self.map_source.setToolTip(src)
         lay.addWidget(self.map_source)
         return w
 

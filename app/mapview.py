@@ -305,7 +305,7 @@ class BoardItem(QGraphicsItem):
                 p.setBrush(QColor(col))
                 p.drawPath(path)
         p.setRenderHint(QPainter.Antialiasing, aa)
-        if L.get("terrain", True) and self.info.has_terrain and not overview:
+        if L.get("terrain", True) and not overview:
             self._paint_features(p, exposed, lod)
         # hexside features: coastline, escarpments, wadis, ridges
         if L.get("terrain", True):
