@@ -222,7 +222,7 @@ def _cmd_autoplay(args: argparse.Namespace) -> int:
         turns[side][gt] = turns[side].get(gt, 0.0) + table.times[side][-1]
         plan = getattr(table.players[side], "plan", "")
         if args.verbose and plan and plan != plans[side]:
-            print(f"GT {gt} {side}: {plan}")
+            print(f"GT {gt} {plan}" if plan.startswith(f"{side}:") else f"GT {gt} {side}: {plan}")
         plans[side] = plan
         try:
             g.act(action)

@@ -1,19 +1,12 @@
-"""Names a player reads: counter names and place names instead of the engine's internal ids (issue 19).
-
-The engine's prompts, option labels and refusals may name units by id (``GE-FFAfrika``, ``AX-Dump#3``) and
-holding boxes by key (``box:AirNA:Axis``).  :func:`humanize` rewrites a text for the screen: each unit id becomes
-its counter's name (``FF Afrika``; a numbered supply counter keeps its number, ``Dump #3``) and each box key the
-box's title.  The engine's texts are unchanged (logs, LAN and tests read them); tooltips keep the raw action.
+"""Names a player reads on the screen (issue 19): :func:`humanize`, :func:`unit_name` and :func:`box_name` are
+:mod:`core.names`' (one definition for the app, the LAN and the computer opponent's plan sentences); the engine's
+texts are unchanged (logs, LAN and tests read them); tooltips keep the raw action.  Here: the names of the
+free-form action kinds (the prompt's "use the map or panels" hint).
 """
 
 from __future__ import annotations
 
-import re
-
-from app import counterart
-
-_UNIT = re.compile(r"\b[A-Z]{2,3}-[A-Za-z0-9][A-Za-z0-9#]*")
-_BOX = re.compile(r"\b(?:box|track|card):[A-Za-z0-9_#:\-]+[A-Za-z0-9_#]")
+from core.names import box_name, humanize, unit_name  # noqa: F401 - the app's names are core.names'
 
 #: The free-form action kinds of the decisions as a player reads them (the prompt's "use the map or panels" hint).
 KIND_NAMES = {
@@ -24,43 +17,6 @@ KIND_NAMES = {
     "build_rail": "build railway", "build_road": "build road", "rail": "move by rail", "coastal_ship": "coastal shipping",
     "air_land": "air landing", "declare": "declare attacks", "done": "finish",
 }
-
-
-def unit_name(uid: str) -> str:
-    """``GE-5Pz`` -> ``5 Pz``; ``AX-Dump#3`` -> ``Dump #3``; an unknown id is returned as it is."""
-    c = counterart.lookup(uid)
-    if c is None or not getattr(c, "name", None):
-        return uid
-    name = c.name
-    if "#" in uid and not any(ch.isdigit() for ch in name):
-        name = f"{name} #{uid.rsplit('#', 1)[1]}"
-    return name
-
-
-def box_name(key: str) -> str:
-    """``box:AirNA:Axis`` -> the off-map display's title of that box (``Axis Air North Africa``…)."""
-    from app.offmap import GROUPS, SHIPPING_PREFIXES, shipping_title
-
-    for g in GROUPS:
-        for b in g.boxes:
-            if b.id == key or key in b.aliases:
-                return b.title
-    if key.startswith(SHIPPING_PREFIXES):
-        return shipping_title(key)
-    if key.startswith("track:Training:"):
-        return f"Training {key.rsplit(':', 1)[1]}"
-    if key.startswith("card:"):
-        return f"card {key.split(':', 1)[1]}"
-    parts = key.split(":")[1:]
-    return " ".join(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", p) for p in parts) or key
-
-
-def humanize(text: str) -> str:
-    """A text with unit ids and box keys replaced by names (see the module docstring)."""
-    if not text:
-        return text
-    text = _BOX.sub(lambda m: box_name(m.group(0)), text)
-    return _UNIT.sub(lambda m: unit_name(m.group(0)) if counterart.lookup(m.group(0)) is not None else m.group(0), text)
 
 
 def kinds_text(kinds) -> str:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from core.decisions import Action, Decision, IllegalAction, Option, other
 from core.hexgrid import Hex, HexLabelError
+from core.names import plan_text
 from core.rules.status import counter_of, hex_of, is_combat
 
 if TYPE_CHECKING:
@@ -113,8 +114,9 @@ def nearest(h: Hex, targets: Iterable[Hex]) -> int:
 
 
 def plan_line(player: Any, text: str) -> None:
-    """Write the player's plan sentence (prefixed with its side), through its ``say`` when it logs its plans."""
-    line = f"{player.side}: {text}"
+    """Write the player's plan sentence (prefixed with its side, named as a player reads it:
+    :func:`core.names.plan_text`), through its ``say`` when it logs its plans."""
+    line = plan_text(f"{player.side}: {text}")
     say = getattr(player, "say", None)
     if callable(say):
         say(line)

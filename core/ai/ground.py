@@ -12,16 +12,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from core import mapdata
 from core.charts import decode_result
 from core.decisions import Action, Decision, IllegalAction, other
 from core.engine import Engine
-from core.hexgrid import Hex, HexLabelError
+from core.hexgrid import Hex
+from core.names import place, unit_name  # names for the plan sentences (one definition: core.names)
 from core.rules import movement as movement_rules
 from core.rules import stacking, supply, tec
 from core.rules.combat import dumps_for, may_attack
 from core.rules.status import (
-    counter_of, hex_of, is_combat, is_motorized, movement_allowance,
+    hex_of, is_combat, is_motorized, movement_allowance,
 )
 from core.rules.special_units import info
 
@@ -38,34 +38,6 @@ RETREAT_ATTACKER = {"r": 0.3, "w": 0.15, "m": 0.02, None: 0.0}
 ATTACK_THRESHOLD = 0.3
 #: how far (hexes) enemy units are felt as a threat
 THREAT_RADIUS = 3
-
-
-# --------------------------------------------------------------------------- names for the plan sentences
-_NAMED: list[tuple[Hex, str]] | None = None
-
-
-def place(label: str) -> str:
-    """A hex as a player reads it: its name, or "near <town>" within 3 hexes, else the label."""
-    global _NAMED
-    if _NAMED is None:
-        _NAMED = [(h, n) for n, h in mapdata.load().named().items()]
-    try:
-        h = Hex.parse(label)
-    except HexLabelError:
-        return label
-    best = None
-    for nh, n in _NAMED:
-        d = h.distance(nh)
-        if d == 0:
-            return n
-        if d <= 3 and (best is None or d < best[0]):
-            best = (d, n)
-    return f"{label} near {best[1]}" if best else label
-
-
-def unit_name(uid: str) -> str:
-    """A unit as a player reads it: its counter's name."""
-    return counter_of(uid).name or uid
 
 
 # --------------------------------------------------------------------------- phase context

@@ -13,6 +13,7 @@ import random
 
 from core.decisions import Action, Decision, IllegalAction
 from core.engine import Engine
+from core.names import plan_text
 
 from core.ai import admin, ground
 from core.ai.search import BUDGETS
@@ -41,7 +42,9 @@ class AIPlayer:
         return random.Random(f"dfd-ai:{self.seed}:{self.setting}:{st.gt}:{st.phase}:{st.step}:{len(engine.log)}:{salt}")
 
     def say(self, text: str) -> None:
-        """Log one sentence of plan (shown by the front ends; the last one is ``plan``)."""
+        """Log one sentence of plan (shown by the front ends; the last one is ``plan``), as a player reads it:
+        counter, box and place names, never internal ids (:func:`core.names.plan_text`)."""
+        text = plan_text(text)
         if text and text != self.plan:
             self.plan = text
             self.plans.append(text)
