@@ -107,3 +107,44 @@ def test_19_9_2_long_range_201_group_in_north_africa_strikes_axis_coastal_shippi
     assert any("naval strike by UK-201Group" in e for e in said)
     assert p.state.units["UK-201Group"].flags["coastal_strike"] == "15.9"
     hits_lost(p, said, "Allied coastal shipping strike: ", "(19.9.1; escorts 0)")
+
+
+SOLLUM_ROAD = ["W2117", "W2116", "W2115", "W2114", "W2113", "W2112", "W2111", "W2110", "W2109", "W2108", "W2107",
+               "W2006", "W2005", "W2004"]
+
+
+def test_20_4_2_19_9_1_x_fk_in_crete_strikes_the_med_fleet_supporting_an_allied_attack_on_bardia():
+    """AXC-16 a) holds X Fliegerkorps in Sicily until the Malta invasion is declared or cancelled; the Axis cancels
+    it on GT 21 (j) and deploys X FK to the Crete Box (19.1.1: Maps C and W).  The Allies attack the Bardia
+    garrison (W2104, a coastal hex of Map W) from Sollum and commit the Med Fleet to naval ground support; before
+    the combat the Axis may strike the fleet (20.4.2, 19.9.1) with naval air units whose box covers the hex."""
+    p = Play("desert-war", seed=1)
+    script = {"events": lambda d: (choose("play_card", card="AXC-5")(d)
+                                   or choose("play_card", card="AXC-16", act="cancel")(d)),
+              "air_deploy": choose("air_deploy", unit="GE-XFK", to="box:Crete"),
+              "fleet_allocation": choose("fleet_allocate", fleet="UK-MedFleet", mission="coastal")}
+    p.to("movement", side=ALLIED, gt=21, script=script)
+    assert p.state.cards["AXC-16"]["cancelled"] == 21
+    assert p.state.units["GE-XFK"].loc == "box:Crete" and p.state.units["UK-MedFleet"].loc == "box:CoastalMissions"
+    p.act("move", units=["IN-11IndBG"], path=SOLLUM_ROAD)
+    p.to("combat_declare", side=ALLIED)
+    p.act("declare", attackers=["IN-11IndBG"], hexes=["W2104"])
+    p.pass_()                                                       # no more declarations
+    d = p.pending
+    assert d.kind == "combat_support" and p.option("support", unit="UK-MedFleet") is not None
+    n = len(p.eng.log)
+    p.act("support", unit="UK-MedFleet")
+    d = p.pending
+    assert d.kind == "combat_fleet_strike" and d.side == AXIS and "20.4.2" in d.rule
+    assert [o.action.args["unit"] for o in d.options] == ["GE-XFK", None]
+    assert "20.4.2" in p.refuse("fleet_strike", unit="IT-Libya").rule          # no naval rating (19.9)
+    p.act("fleet_strike", unit="GE-XFK")
+    assert [o.action.args["unit"] for o in p.pending.options] == [None]        # each striker once
+    p.act("fleet_strike", unit=None)
+    said = p.events(since=n)
+    assert any(e.startswith("19.9.1 naval strike by GE-XFK") for e in said)
+    assert any(e.startswith("19.3 mission damage for GE-XFK") for e in said)   # the striker checks damage
+    hit = any("The naval strike hits Med" in e for e in said)
+    fleet = p.state.units["UK-MedFleet"]
+    assert hit == (fleet.flags.get("hit", False) or fleet.loc.startswith("track:TRT"))
+    assert hit == any("it gives no ground support (20.4.2)" in e for e in said)  # a hit fleet gives no support
