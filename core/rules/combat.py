@@ -372,7 +372,8 @@ def retreat_bounds(code: str, in_obstructed: bool) -> tuple[int, int]:
 def legal_retreat_steps(st: GameState, uid: str, path: list[str], maximum: int) -> list[str]:
     """14.7.2: the hexes a retreating unit may enter next.
 
-    Not off the map (nor onto a map the scenario does not use, R-MAPS-IN-PLAY), not into enemy units, not into a hex it already entered (or the combat hex),
+    Not off the map (nor onto a map the scenario does not use, R-MAPS-IN-PLAY, nor into Algeria or Tunisia before
+    Operation Torch, 22.7), not into enemy units, not into a hex it already entered (or the combat hex),
     not into terrain it could not enter in movement, not *through* an EZOC: after entering an EZOC
     hex the retreat ends (11.4).  Motorised units ignore non-motorised ZOC (11.2).
     """
@@ -388,11 +389,14 @@ def legal_retreat_steps(st: GameState, uid: str, path: list[str], maximum: int) 
     from core.rules import fna, offmap
     me = st.units[uid]
     maps = st.vars.get("maps")
+    fna_out = offmap.fna_hexes_out_of_play(st)
     for n in neighbours(cur):
         if n in path:
             continue
         if maps and not offmap.hex_in_play(maps, hex_of(n)):
             continue                                  # "off the map": a map not in play (R-MAPS-IN-PLAY)
+        if fna_out and offmap.fna_refusal(st, hex_of(n)):
+            continue                                  # 22.7: Algeria and Tunisia out of play until ALC-23 (R-FNA-HEXES)
         if any(fna.hostile_to(v, me) for v in st.units_at(n)):
             continue
         if not can_enter(st, uid, cur, n):

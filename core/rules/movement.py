@@ -217,6 +217,7 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
     interdicted = air.interdiction_area(state, side)
     cur = start
     maps = state.vars.get("maps")                 # the scenario's Maps in Play (R-MAPS-IN-PLAY)
+    fna_out = offmap.fna_hexes_out_of_play(state)  # 22.7: Algeria and Tunisia until ALC-23 (R-FNA-HEXES)
     must_stop: set[str] = set()
     caps: dict[str, int] = {}                  # per unit: its allowance and EZOC map do not change along the path
     ez_of: dict[tuple[str, bool], dict[Hex, list[str]]] = {}
@@ -248,6 +249,8 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
         if maps and not offmap.hex_in_play(maps, nxt):      # 13.1: a map the scenario does not use is off the grid
             raise IllegalAction(f"{offmap.map_refusal(state, nxt.label)}: units may not move off the hex grid unless "
                                 "using off-map movement (13.1; R-MAPS-IN-PLAY)", "13.1")
+        if fna_out and (why := offmap.fna_refusal(state, nxt)):
+            raise IllegalAction(f"{why}: units may not enter it (R-FNA-HEXES)", "22.7")
         real_cf_present = moving_real_cf or any(has_real_cf(o) for o in state.units_at(nxt.label) if o.side == side)
         for u in moving:
             if u.id in must_stop:
@@ -1355,8 +1358,24 @@ _OFF_PLAY: dict[tuple[str, ...], frozenset[int]] = {}
 
 def off_play_ids(state: GameState) -> frozenset[int]:
     """The ids of the hexes on no map in play in this scenario (R-MAPS-IN-PLAY: "Units may not move off the hex
-    grid unless using off-map movement", 13.1; the grid is the scenario's "Maps in Play").  Empty: every map."""
-    maps = tuple(state.vars.get("maps") or ())
+    grid unless using off-map movement", 13.1; the grid is the scenario's "Maps in Play"), and of the hexes in
+    Algeria and Tunisia while they are out of play (22.7, ``offmap.fna_hexes_out_of_play``; R-FNA-HEXES).  Empty:
+    every hex in play."""
+    off = _maps_off_play_ids(tuple(state.vars.get("maps") or ()))
+    return off | _fna_ids() if offmap.fna_hexes_out_of_play(state) else off
+
+
+@cache
+def _fna_ids() -> frozenset[int]:
+    """The ids of the hexes in Algeria and Tunisia (2.2.4, the map data's ``fna`` hexes of Maps A, T and L)."""
+    from core import mapdata
+
+    md = mapdata.load()
+    return frozenset(tec.hex_id(h) for h in md.hexes() if md.in_fna(h))
+
+
+def _maps_off_play_ids(maps: tuple[str, ...]) -> frozenset[int]:
+    """The ids of the hexes on no map of ``maps`` (computed once per list of maps)."""
     if not maps:
         return frozenset()
     v = _OFF_PLAY.get(maps)

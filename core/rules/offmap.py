@@ -8,6 +8,7 @@ and card data may spell a box differently; :func:`canon_box` maps the usual spel
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from core.counters import all_counters, resolve
@@ -180,20 +181,59 @@ def hex_in_play(maps, h) -> bool:
 def map_refusal(state, label: str) -> str | None:
     """Why ``label`` is not a hex of the maps in play (None: it is).  Every scenario names them ("Maps in Play: Use
     maps C and W", 24.0-33.0; ``vars["maps"]``); a hex printed on two maps (2.2.1) is in play if either is.  A state
-    without the list (hand-built test positions) plays on every map."""
+    without the list (hand-built test positions) plays on every map.  A hex in Algeria or Tunisia is not in play
+    until Operation Torch either (22.7, :func:`fna_refusal`)."""
     from core.hexgrid import Hex, HexLabelError
 
     maps = state.vars.get("maps")
-    if not maps:
-        return None
     try:
         h = Hex.parse(str(label))
     except HexLabelError:
-        return f"{label!r} is not a hex"
-    if hex_in_play(maps, h):
+        return f"{label!r} is not a hex" if maps else None
+    if maps and not hex_in_play(maps, h):
+        return (f"{h.label} is on Map {'/'.join(h.sheets)}, not in play in this scenario "
+                f"(Maps in Play: {', '.join(maps)})")
+    return fna_refusal(state, h) if fna_hexes_out_of_play(state) else None
+
+
+def torch_executed(state) -> bool:
+    """22.7 "until the Allies execute Operation Torch Invasion (ALC-23)": ALC-23 has been played (or a test state
+    says so with ``vars["fna_in_play"]``, which playing ALC-23 sets too: 23.1 ALC-21 d)."""
+    return (state.cards.get("ALC-23", {}).get("status") in ("in_play", "discarded")
+            or bool(state.vars.get("fna_in_play")))
+
+
+@cache
+def _scenario_declares_fna_in_play(name: str) -> bool:
+    """The scenario's OWN special rules say "French North Africa is in play" (29.0 Run for Tunis, 31.0 Tunisian
+    Campaign; 30.0 Trail of the Fox by ruling R-FNA-HEXES).  Not the sections a scenario includes: 32.0's own "Maps
+    in Play: All maps" replaces 29.0's Maps in Play line.  A state naming no scenario (hand-built test positions)
+    plays on every hex, as it plays on every map (:func:`map_refusal`)."""
+    from core import scenario as _sc
+
+    sc = next((s for s in _sc.all_scenarios() if name in (s.id, s.section, str(s.number))), None)
+    return sc is None or any(r.kind == "fna_in_play" for r in sc.special)
+
+
+def fna_hexes_out_of_play(state) -> bool:
+    """22.7: "The seven French North Africa (FNA) Boxes, plus all hexes in Algeria and Tunisia (maps A and T) are out
+    of play until the Allies execute Operation Torch Invasion (ALC-23)" (2.2.4: the hexes "in Algeria and Tunisia
+    located on Maps A, T and L").  True while those hexes may not be entered: the scenario does not declare French
+    North Africa in play and ALC-23 has not been played (ruling R-FNA-HEXES: Rommel's War, the North African
+    Campaign and Desert War, where ALC-23 is never available).  The one definition the movement, retreat, landing and
+    drop rules read (:func:`map_refusal`, ``movement.off_play_ids``)."""
+    return not torch_executed(state) and not _scenario_declares_fna_in_play(str(state.scenario or ""))
+
+
+def fna_refusal(state, h) -> str | None:
+    """Why hex ``h`` is out of play under 22.7 (None: it is in play).  Only call it while
+    :func:`fna_hexes_out_of_play`."""
+    from core import mapdata
+
+    if not mapdata.load().in_fna(h):
         return None
-    return (f"{h.label} is on Map {'/'.join(h.sheets)}, not in play in this scenario "
-            f"(Maps in Play: {', '.join(maps)})")
+    return (f"{h.label} is in Algeria or Tunisia: all hexes in Algeria and Tunisia are out of play until the Allies "
+            "execute Operation Torch Invasion (ALC-23) (22.7)")
 
 
 def crete_in_play(eng: Engine) -> bool:
@@ -202,9 +242,9 @@ def crete_in_play(eng: Engine) -> bool:
 
 
 def fna_in_play(eng: Engine) -> bool:
-    """22.7: FNA and Algeria/Tunisia are out of play until ALC-23 is played."""
-    return eng.state.cards.get("ALC-23", {}).get("status") in ("in_play", "discarded") or bool(
-        eng.state.vars.get("fna_in_play"))
+    """22.7: the FNA boxes (and the Torch landings, the Fall Braun drop) are out of play until ALC-23 is played
+    (:func:`torch_executed`; the hexes of Algeria and Tunisia: :func:`fna_hexes_out_of_play`)."""
+    return torch_executed(eng.state)
 
 
 def nrv_exit_blocked(eng: Engine, uid: str) -> str | None:

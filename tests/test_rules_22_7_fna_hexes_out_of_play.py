@@ -1,0 +1,98 @@
+"""22.7 "The seven French North Africa (FNA) Boxes, plus all hexes in Algeria and Tunisia (maps A and T) are out of play
+until the Allies execute Operation Torch Invasion (ALC-23)" (2.2.4: "all hexes in Algeria and Tunisia located on Maps
+A, T and L"; ruling R-FNA-HEXES).
+
+Play path: the North African Campaign (33.0, "Maps in Play: All maps") from its real set-up, driven only by
+``Engine.apply``: the Italian 10 Bersaglieri at Tripoli (L2817, AXC-1) reach the Libyan frontier hex L2908 in their
+first Movement Phase; the next hex west, L2907, is in Tunisia and is neither offered nor accepted, and a retreat from
+L2908 may not enter it either.  ALC-23 is years away (23.1 ALC-21 a: "starting GT 27").
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+import pytest
+
+from core import mapdata
+from core.hexgrid import Hex
+from core.rules import combat, movement, offmap
+from tests.playpath import Play
+
+LAST = "L2908"          # Libya: the last hex west the Italians may enter
+FIRST = "L2907"         # Tunisia (Maps L and T): the first hex out of play
+UNIT = "IT-10Ber"
+
+
+@pytest.fixture(scope="module")
+def nac() -> Play:
+    p = Play("north-african-campaign", seed=1)
+    p.to("movement", side="Axis")
+    return p
+
+
+def test_22_7_boundary_hexes_are_neighbours_on_either_side_of_the_frontier():
+    md = mapdata.load()
+    last, first = Hex.parse(LAST), Hex.parse(FIRST)
+    assert last.distance(first) == 1
+    assert not md.in_fna(last) and md.in_fna(first)
+
+
+def test_22_7_move_into_tunisia_before_alc_23_is_refused_by_apply_and_never_offered(nac):
+    p = nac
+    assert offmap.fna_hexes_out_of_play(p.state) and p.state.cards["ALC-23"]["status"] == "deck"
+    reach = movement.query_reachable(p.eng, [UNIT], with_paths=True)
+    assert LAST in reach and FIRST not in reach
+    md = mapdata.load()
+    assert not [h for h in reach if md.in_fna(Hex.parse(h))]
+    for o in p.pending.options:
+        if o.action.kind == "move":
+            assert not any(md.in_fna(Hex.parse(x)) for x in o.action.args["path"]), o.action.args
+    path = reach[LAST]["path"]
+    exc = p.refuse("move", units=[UNIT], path=path + [FIRST])
+    assert exc.rule == "22.7" and "Algeria and Tunisia are out of play" in str(exc) and "ALC-23" in str(exc)
+    # passing through Tunisia to come back into Libya is refused at the step into Tunisia too
+    exc = p.refuse("move", units=[UNIT], path=path + [FIRST, "L3008"])
+    assert exc.rule == "22.7"
+
+
+def test_22_7_the_last_libyan_hex_is_entered_and_a_retreat_from_it_stays_out_of_tunisia():
+    p = Play("north-african-campaign", seed=1)
+    p.to("movement", side="Axis")
+    path = movement.query_reachable(p.eng, [UNIT], with_paths=True)[LAST]["path"]
+    p.act("move", units=[UNIT], path=path)
+    assert p.state.units[UNIT].loc == LAST
+    steps = combat.legal_retreat_steps(p.state, UNIT, [LAST], 3)
+    assert FIRST not in steps and "L2909" in steps
+    assert all(not mapdata.load().in_fna(Hex.parse(s)) for s in steps)
+
+
+def test_22_7_sf_landings_and_drops_read_the_same_refusal(nac):
+    """``offmap.map_refusal`` (SF landings 15.4, airdrops 15.5) refuses a Tunisian hex citing 22.7 and accepts the
+    Libyan hex beside it."""
+    assert offmap.map_refusal(nac.state, LAST) is None
+    why = offmap.map_refusal(nac.state, FIRST)
+    assert why and "(22.7)" in why
+
+
+def test_22_7_hexes_come_into_play_when_alc_23_is_played(nac):
+    """The limit: once ALC-23 is played ("in_play"), the same hex is in play (a copy of the state; the card is played
+    on the play path in ``tests/test_rules_22_7_inactive_vichy.py``)."""
+    st = nac.state
+    played = replace(st, cards=dict(st.cards) | {"ALC-23": dict(st.cards["ALC-23"], status="in_play")})
+    assert not offmap.fna_hexes_out_of_play(played) and offmap.map_refusal(played, FIRST) is None
+    assert movement.off_play_ids(played).isdisjoint({movement.tec.hex_id(Hex.parse(FIRST))})
+    assert movement.tec.hex_id(Hex.parse(FIRST)) in movement.off_play_ids(st)
+
+
+@pytest.mark.parametrize("scenario, out", [
+    ("north-african-campaign", True),   # 33.0 "Maps in Play: All maps"; ALC-23 in the deck
+    ("rommels-war", True),              # 32.0's own Maps in Play line replaces 29.0's (R-FNA-HEXES)
+    ("desert-war", True),               # 28.2 "All remaining cards except ALC-21 through ALC-28": never in play
+    ("run-for-tunis", False),           # 29.0 "French North Africa is in play."
+    ("tunisian-campaign", False),       # 31.0 "All rules in 29.0 and 30.0 apply"
+    ("trail-of-the-fox", False),        # 30.0 after Torch, "The Axis control all hexes" (R-FNA-HEXES)
+])
+def test_22_7_which_scenarios_start_with_algeria_and_tunisia_out_of_play(scenario, out):
+    p = Play(scenario, seed=1)
+    assert offmap.fna_hexes_out_of_play(p.state) is out
