@@ -333,6 +333,7 @@ def overrun_refusal(st: GameState, movers: list[str], label: str) -> str | None:
     """13.4.1 / 13.4.2: why ``movers`` may not overrun ``label`` (None if they may).  For the
     movement rules, which push ``resolve_combat`` with ``form="overrun"``."""
     from core.rules import combat, fna
+    from core.rules.status import nonzero_factor
 
     defenders = [u for u in st.units_at(label) if _hostile(u, st.units[movers[0]].side)]
     if not defenders:
@@ -346,7 +347,7 @@ def overrun_refusal(st: GameState, movers: list[str], label: str) -> str | None:
     friends = [s for s in combat.zoc_sources(st, enemy, label) if st.units[s].loc != label]
     if friends:
         return f"{label} is in the ZOC of {friends[0]}, friendly to the defenders: no overrun (13.4.2)"
-    real = any(info(st, v.id).is_combat and info(st, v.id).cf > 0 for v in defenders)
+    real = any(nonzero_factor(v) for v in defenders)                   # 13.4.1, one definition
     for u in movers:
         us = st.units[u]
         if us.ogs or us.isolated:

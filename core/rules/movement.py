@@ -41,7 +41,7 @@ from core.hexgrid import Hex, HexLabelError
 from core.rules import air, offmap, raiders, supply, tec, zoc
 from core.rules.status import (
     counter_of, disrupt, has_real_cf, hex_of, is_combat, is_motorized, is_rp, morale_check,
-    movement_allowance, printed_ma, rma, supply_kind, tec_class,
+    movement_allowance, nonzero_factor, printed_ma, rma, supply_kind, tec_class,
 )
 from core.state import Frame, GameState, UnitState
 
@@ -953,7 +953,7 @@ def check_overrun(state: GameState, side: str, movers: list[str], target: Hex, o
     if target in zm:
         names = ", ".join(counter_of(state.units[i]).name for i in zm[target])
         raise IllegalAction(f"{target.label} is in the ZOC of {names}, friendly to the units there: no overrun", "13.4.2")
-    real = any(has_real_cf(d) for d in defenders)
+    real = any(nonzero_factor(d) for d in defenders)                  # 13.4.1 (parenthesised CF included)
     for uid in movers:
         u = state.units[uid]
         name = counter_of(u).name
@@ -975,7 +975,7 @@ def check_later_overrun(state: GameState, side: str, movers: list[str], target: 
     gm = tec.current_map()
     if gm.is_mountain(target) or gm.is_city(target) or zoc.fortified(state, gm, target):
         raise IllegalAction(f"units in a mountain, city or fortified hex ({target.label}) cannot be overrun", "13.4.2")
-    if any(has_real_cf(d) for d in enemy_units_at(state, target, side)):
+    if any(nonzero_factor(d) for d in enemy_units_at(state, target, side)):
         for uid in movers:
             u = state.units[uid]
             if is_combat(u) and not is_motorized(u):

@@ -93,6 +93,15 @@ def has_real_cf(u: UnitState) -> bool:
     return c.kind == "combat" and cf(u) > 0 and not c.cf_paren
 
 
+def nonzero_factor(u: UnitState) -> bool:
+    """13.4.1 "Only motorized units may overrun a hex containing non-zero factor combat units" ("Any unit may overrun
+    an enemy hex containing only supply units or zero-factor combat units"): a combat unit whose CF is greater than
+    zero, parenthesised or not -- the rules write "non-zero, non-parenthesized" where they exclude parenthesised
+    factors (11.1a, 14.8, 15.3, 16.4, 18.1), and 13.4.1 does not.  The one test of the overrun rules (the
+    declared overrun, a declared path's later overruns, the combat's eligibility check)."""
+    return counter_of(u).kind == "combat" and cf(u) > 0
+
+
 def is_hq(u: UnitState) -> bool:
     """15.6: an HQ's capabilities are special functions, lost when disrupted (8.2d)."""
     return counter_of(u).hq and not u.disrupted
