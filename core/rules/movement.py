@@ -491,24 +491,31 @@ def parse_move(eng: Engine, frame: Frame, action: Action, reaction: bool) -> Mov
     return MoveRequest(units=ids, path=path, opts=opts, pickup=pickup, drop=drop, reserve=bool(a.get("reserve")))
 
 
+def check_road_march(st: GameState, units: list[UnitState], reaction: bool) -> None:
+    """Who may road march at all (13.2.3, 6.2): not in the Reaction Phase, not the surprised 2nd player, no
+    disrupted unit, no combat unit that began the phase out of GenS, not starting next to an enemy unit.  The one
+    definition the ``move`` action and the GUI queries (``route``, ``reachable``) share."""
+    if reaction:
+        raise IllegalAction("road march is not available during the Reaction Phase", "13.2.3")
+    if is_surprised(st, units[0].side):
+        raise IllegalAction("under surprise the 2nd player cannot use road march", "6.2")
+    for u in units:
+        if u.disrupted:
+            raise IllegalAction(f"{counter_of(u).name} is disrupted and may not road march", "13.2.3")
+        if u.ogs and is_combat(u):
+            raise IllegalAction(f"{counter_of(u).name} did not begin the phase in GenS and may not road march", "13.2.3")
+    gm = tec.current_map()
+    start = hex_of(units[0])
+    if start is not None and enemy_units_at_adjacent(st, start, units[0].side, gm):
+        raise IllegalAction("road march may not start adjacent to an enemy unit", "13.2.3")
+
+
 def check_move_status(eng: Engine, req: MoveRequest) -> None:
     """Status limits on the whole move (8.2, 11.5, 12.5, 13.2.3, 13.2.4, 13.5, 6.2)."""
     st = eng.state
     units = [st.units[i] for i in req.units]
     if req.opts.road_march:
-        if req.opts.reaction:
-            raise IllegalAction("road march is not available during the Reaction Phase", "13.2.3")
-        if is_surprised(st, units[0].side):
-            raise IllegalAction("under surprise the 2nd player cannot use road march", "6.2")
-        for u in units:
-            if u.disrupted:
-                raise IllegalAction(f"{counter_of(u).name} is disrupted and may not road march", "13.2.3")
-            if u.ogs and is_combat(u):
-                raise IllegalAction(f"{counter_of(u).name} did not begin the phase in GenS and may not road march", "13.2.3")
-        gm = tec.current_map()
-        start = hex_of(units[0])
-        if start is not None and enemy_units_at_adjacent(st, start, units[0].side, gm):
-            raise IllegalAction("road march may not start adjacent to an enemy unit", "13.2.3")
+        check_road_march(st, units, req.opts.reaction)
 
 
 # =========================================================================== the movement procedure
@@ -1610,6 +1617,17 @@ def _query_opts(eng: Engine, road_march: bool, night: bool) -> MoveOptions:
     return MoveOptions(road_march=road_march, night=night, reaction=reaction)
 
 
+def _road_march_allowed(st: GameState, units: list[str], opts: MoveOptions) -> bool:
+    """The GUI queries offer no road-march path the ``move`` action would refuse (13.2.3, 6.2)."""
+    if not opts.road_march:
+        return True
+    try:
+        check_road_march(st, [st.units[i] for i in units], opts.reaction)
+    except IllegalAction:
+        return False
+    return True
+
+
 def query_reachable(eng: Engine, units: list[str], road_march: bool = False, night: bool = False,
                     with_paths: bool = False) -> dict[str, Any]:
     """GUI query: every hex the stack can reach this phase -> MP spent by its first unit.
@@ -1622,6 +1640,8 @@ def query_reachable(eng: Engine, units: list[str], road_march: bool = False, nig
         return {}
     side = st.units[units[0]].side
     opts = _query_opts(eng, road_march, night)
+    if not _road_march_allowed(st, units, opts):
+        return {}
     paths = reachable_paths(st, side, units, opts)
     out: dict[str, Any] = {}
     for lab, p in paths.items():
@@ -1653,6 +1673,8 @@ def query_route(eng: Engine, units: list[str], to: str, road_march: bool = False
         return None
     side = us[0].side
     opts = _query_opts(eng, road_march, night)
+    if not _road_march_allowed(st, units, opts):
+        return None
     paths = reachable_paths(st, side, units, opts)
     if not enemy_units_at(st, target, side):
         p = paths.get(target.label)
