@@ -40,7 +40,7 @@ from core.engine import PROCEDURES, QUERIES, Engine, Procedure, on_step, procedu
 from core.hexgrid import Hex, HexLabelError
 from core.rules import air, offmap, raiders, supply, tec, zoc
 from core.rules.status import (
-    counter_of, disrupt, has_real_cf, hex_of, is_combat, is_motorized, is_rp, morale_check,
+    counter_of, disrupt, has_real_cf, hex_of, is_combat, is_motorized, is_rp, is_track_marker, morale_check,
     movement_allowance, nonzero_factor, printed_ma, rma, supply_kind, tec_class,
 )
 from core.state import Frame, GameState, UnitState
@@ -107,8 +107,9 @@ def _fna() -> Any:
 
 
 def enemy_units_at(state: GameState, h: Hex, side: str) -> list[UnitState]:
+    """The enemy units in ``h``; the railhead and road markers are not units (18.2.1, 18.3: ``is_track_marker``)."""
     hostile = _fna().hostile        # neutral Vichy French are enemies of the Allies (R-VICHY-NEUTRAL)
-    return [u for u in state.units_at(h.label) if hostile(u, side)]
+    return [u for u in state.units_at(h.label) if hostile(u, side) and not is_track_marker(u)]
 
 
 def is_surprised(state: GameState, side: str) -> bool:

@@ -55,6 +55,17 @@ def is_rp(u: UnitState) -> bool:
     return counter_of(u).unit_type == "refit point"
 
 
+#: 18.2.1 "The railhead is not affected by enemy action or supply status and does not count toward stacking";
+#: 18.3 "The two road markers are used like the railhead marker in 18.2.1".
+TRACK_MARKERS = ("egyptian railhead", "road construction")
+
+
+def is_track_marker(u: UnitState) -> bool:
+    """The railhead (18.2.1) or a road construction marker (18.3): a marker, not a unit; the enemy enters its hex
+    and traces lines through it as if it were not there."""
+    return counter_of(u).unit_type in TRACK_MARKERS
+
+
 def is_combat(u: UnitState) -> bool:
     return counter_of(u).kind == "combat"
 

@@ -37,7 +37,7 @@ from core.state import Frame
 from core.hexgrid import Hex
 from core.rules import tec, zoc
 from core.rules.status import (
-    MOVEMENT_PHASES, counter_of, deplete, disrupt, hex_of, is_combat, is_hq, is_motorized,
+    MOVEMENT_PHASES, counter_of, deplete, disrupt, hex_of, is_combat, is_hq, is_motorized, is_track_marker,
     morale_check, phasing, supply_kind, tec_class,
 )
 from core.state import GameState, UnitState
@@ -97,8 +97,8 @@ def _trace_limits(state: GameState, side: str, gm: tec.GroundMap) -> tuple[set[H
     from core.rules import fna     # the other side's units, and neutral Vichy French for the Allies (R-VICHY-NEUTRAL)
     enemy = other(side)
     friendly = _friendly_hexes(state, side)
-    blocked = {h for u in state.units.values() if fna.hostile(u, side) and not u.captured and (h := hex_of(u)) is not None
-               and (u.side != side or h not in friendly)}
+    blocked = {h for u in state.units.values() if fna.hostile(u, side) and not u.captured and not is_track_marker(u)
+               and (h := hex_of(u)) is not None and (u.side != side or h not in friendly)}
     enemy_held = set(blocked)
     negated = ezoc_negating_hexes(state, side)
     ezoc = {h for h in zoc.zoc_hexes(state, enemy, gm) if h not in negated}

@@ -195,6 +195,14 @@ def _ports(eng: Engine) -> dict[str, int]:
     return {h.label: cap for h, cap in _ground(eng).ports.items()}
 
 
+def standard_boxes(label: str) -> int:
+    """20.1: the standard port boxes of a port (its limited boxes carry only some cargo).  26.3 counts "the
+    standard port capacity" of the ports held, not every port box."""
+    from core import mapdata
+    p = mapdata.load().port(label)
+    return p.standard if p else 0
+
+
 def _enemy_zoc(eng: Engine, side: str) -> set[str]:
     from core.rules import zoc
     return {h.label for h in zoc.zoc_hexes(eng.state, other(side))}
@@ -252,7 +260,7 @@ def holds(eng: Engine, cond: dict, side: str) -> bool:
         return not any(overland_connected(eng, other(side), h, _label(cond["loc_to"])) for h in _bases(eng, other(side)))
     if k == "port_capacity":
         maps = tuple(cond.get("maps", []))
-        total = sum(cap for h, cap in _ports(eng).items()
+        total = sum(standard_boxes(h) for h in _ports(eng)
                     if (not maps or h[:1] in maps) and controller(eng, h) == side
                     and (not cond.get("loc_to") or overland_connected(eng, side, h, _label(cond["loc_to"]))))
         return total >= int(cond.get("threshold", 0))
