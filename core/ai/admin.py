@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from core.ai import admin_construction, admin_enter, admin_refit, admin_supply, admin_withdraw
+from core.ai import admin_cards, admin_construction, admin_enter, admin_refit, admin_supply, admin_withdraw
 from core.ai.admin_util import (enemy_hexes, my_options, nearest, objective_hexes, pass_action, plan_line,
                                 unit_worth)
 from core.decisions import Action, Decision
@@ -34,12 +34,14 @@ reserved_units = admin_withdraw.reserved_units
 
 
 def movement_first(player: Any, decision: Decision, engine: "Engine") -> Action | None:
-    """The admin moves of a Movement Phase, asked before the ground AI's own (None: none left): the Allied
-    withdrawals (7.4, :mod:`core.ai.admin_withdraw`), construction (18.1 forts, 18.2 railroad,
+    """The admin moves of a Movement Phase, asked before the ground AI's own (None: none left): emergency supply
+    at the phase's beginning (12.7, :mod:`core.ai.admin_cards`), the Allied withdrawals (7.4, :mod:`core.ai.admin_withdraw`), construction (18.1 forts, 18.2 railroad,
     :mod:`core.ai.admin_construction`), the supply train (MSU, dumps, forward bases: 12.2, 12.4,
     :mod:`core.ai.admin_supply`), then the reinforcements waiting in the NRV Box brought to the front (7.0, 22.1,
     :mod:`core.ai.admin_enter`)."""
-    a = admin_withdraw.withdrawal_move(player, decision, engine)
+    a = admin_cards.emergency_supply_move(player, decision, engine)
+    if a is None:
+        a = admin_withdraw.withdrawal_move(player, decision, engine)
     if a is None:
         a = admin_construction.construction_move(player, decision, engine)
     if a is None:
@@ -136,45 +138,11 @@ def _choose_first_player(player: Any, decision: Decision, engine: "Engine") -> A
 
 # --------------------------------------------------------------------------- 5.0 / 23.x cards
 
-#: cards that shorten the game when played (23.1): the Allies play them only while they would win now
-SHORTENING = frozenset({"ALC-11", "ALC-12"})
-#: cards that extend the game (23.2): the Axis plays them only while it would not win now
-EXTENDING = frozenset({"AXC-4"})
-#: declared cards the AI leaves alone: their price (units removed for good, no air missions, Malta invasion
-#: timing) needs a plan it does not make
-NOT_PLAYED = frozenset({"AXC-14", "AXC-16", "AXC-18", "ALC-28"})
-
-
-def _winning_now(engine: "Engine", side: str) -> bool:
-    """Would ``side`` win if the scenario ended now (the victory conditions' own evaluator)?"""
-    res = engine.query("victory_check")
-    return bool(res and res.get("winner") == side)
-
-
-def _events(player: Any, decision: Decision, engine: "Engine") -> Action:
-    """5.0: declare the events that bring units or hurt the enemy; the game-length cards only when the length
-    change helps (23.1 ALC-11/12 shorten it, 23.2 AXC-4 extends it)."""
-    for o in my_options(decision, player.side):
-        a = o.action
-        if a.kind != "play_card":
-            continue
-        cid = str(a.args.get("card"))
-        if cid in NOT_PLAYED:
-            continue
-        if cid in SHORTENING and not _winning_now(engine, player.side):
-            continue
-        if cid in EXTENDING and _winning_now(engine, player.side):
-            continue
-        plan_line(player, f"playing {o.label[5:] if o.label.startswith('Play ') else cid} (5.0)")
-        return a
-    return _pass(player, decision, engine)
-
-
 def _card_choice(player: Any, decision: Decision, engine: "Engine") -> Action:
     """A card's owed choice: ULTRA influences the initiative (23.1 ALC-13); reinforcements over a longer game
     (5.0 b Important) unless the side would win now."""
     opts = my_options(decision, player.side)
-    want = {"benefit": "initiative", "take": "es" if _winning_now(engine, player.side) else "units"}
+    want = {"benefit": "initiative", "take": "es" if admin_cards.winning_now(engine, player.side) else "units"}
     for o in opts:
         if any(o.action.args.get(k) == v for k, v in want.items()):
             plan_line(player, o.label)
@@ -477,7 +445,7 @@ HANDLERS: dict[str, Handler] = {
     "setup_place": _setup_place,
     "choose_first_player": _choose_first_player,
     "initiative_roll": _first,
-    "events": _events,
+    "events": admin_cards.choose_event,
     "card_choice": _card_choice,
     "reinforce": _reinforce,
     "withdraw": admin_withdraw.choose_withdraw,
@@ -507,7 +475,7 @@ HANDLERS: dict[str, Handler] = {
     "met_rolls": _first,
     "met_combat": _met_combat,
     "offmap_moves": _offmap_moves,
-    "crete_raid": _pass,
+    "crete_raid": admin_cards.choose_crete_raid,
     "training_ops": _pass,
     "step": _pass,
 }
