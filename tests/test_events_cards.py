@@ -410,6 +410,20 @@ def test_alc_28_soft_underbelly_rp_and_extension():
     assert any(i["unit"] == "US-RP" for i in eng.state.vars["reinf"])
 
 
+def test_alc_28_declared_in_the_events_phase_withdraws_the_units_it_names():
+    """23.1 ALC-28: playing the card is how the Allied player withdraws the units (it used to do nothing)."""
+    eng = make("rommels-war", gt=31)
+    eng.state.end_gt = 34
+    eng.state.cards["ALC-28"].update(status="active", activated_gt=31)
+    for uid in ("US-1Arm", "UK-8Arm"):
+        put(eng, uid, "T6017")
+    events.play_card(eng, "ALC-28", {"units": ["US-1Arm", "UK-8Arm"]})
+    assert st(eng, "ALC-28") == "in_play"
+    assert all(eng.state.units[u].loc == offmap.REMOVED for u in ("US-1Arm", "UK-8Arm"))
+    with pytest.raises(IllegalAction, match="not an Allied unit in play"):
+        events.soft_underbelly_withdraw(eng, ["US-1Arm"])          # already withdrawn
+
+
 # --------------------------------------------------------------------------- Axis cards
 
 

@@ -816,7 +816,12 @@ def soft_underbelly_withdraw(eng: Engine, units: list[str]) -> None:
         es_shift(eng, "ALC-28", +1, "20 CF withdrawn (23.1 ALC-28 c)")
 
 
-card("ALC-28", "Soft Underbelly", "event", declared=True, on_play=lambda eng, c, a: None)
+def _soft_underbelly_play(eng: Engine, c: dict, args: dict) -> None:
+    """ALC-28: the Allied player declares the card with the US and/or CW units he withdraws (``units``)."""
+    soft_underbelly_withdraw(eng, [str(u) for u in args.get("units") or []])
+
+
+card("ALC-28", "Soft Underbelly", "event", declared=True, on_play=_soft_underbelly_play)
 
 
 # AXC-5..7 Parallel War
