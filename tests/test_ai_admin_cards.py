@@ -1,6 +1,6 @@
 """The admin AI spends the cards and special missions that pay (issue 21: "it spends cards, refit points and air
 where they pay"), and declines them when they do not (core.ai.admin_cards): 23.2 AXC-14 Arab Revolt, AXC-16
-Operation C3, AXC-18 AIDA, 15.4 raids on Crete, 12.7 emergency supply.
+Operation C3, AXC-18 AIDA, 23.1 ALC-28 Soft Underbelly, 15.4 raids on Crete, 12.7 emergency supply.
 
 Positions: real scenario set-ups played through ``Engine.apply`` (tests.playpath) to the decision in question; where
 the card's own preconditions are out of reach of a short passing game (AXC-13 in play, GT 20, the Herkules Box
@@ -17,6 +17,7 @@ from core.ai.admin_cards import chance_at_least
 from core.counters import all_counters
 from core.decisions import ALLIED, AXIS
 from core.rules import events, met, offmap
+from core.rules.status import hex_of, values
 from core.state import UnitState
 from tests.playpath import Play
 
@@ -253,3 +254,53 @@ def test_no_emergency_supply_for_a_unit_in_general_supply():
     a = admin.movement_first(AIPlayer(AXIS, 1), eng.pending(), eng)
     assert a is None or a.kind != "emergency_supply"
     assert "AX-Dump#1" in eng.state.units
+
+
+# --------------------------------------------------------------------------- ALC-28 Soft Underbelly
+
+
+def test_alc_28_withdraws_the_spare_units_and_keeps_the_others():
+    """Rommel's War at GT 11, the Allied Events Phase, with ALC-28 activated by hand (the Vichy Accord it needs is
+    out of reach of a short game, R-EV-SOFT-UNDERBELLY): the AI withdraws US/CW units 15+ hexes from every enemy,
+    on no objective and holding no city or port (their CF come back as refit points), none of the others, and -
+    the Allies winning now - not so many that the game is lengthened (ALC-28 c)."""
+    from core import mapdata
+    from core.ai.admin_cards import SPARE_DISTANCE
+    from core.ai.admin_util import enemy_hexes, nearest, objective_hexes
+    from core.rules import tec
+
+    p = Play("rommels-war")
+    p.to("events", side=ALLIED)
+    events.activate(p.eng, "ALC-28", "test: the GT after ALC-27 is complete (23.1 ALC-28)")
+    settle(p)
+    assert p.eng.query("victory_check")["winner"] == ALLIED
+    front, goals, gm = enemy_hexes(p.eng, ALLIED), objective_hexes(p.eng, ALLIED), tec.current_map()
+    where = {u: hex_of(p.state.units[u]) for u in events.soft_underbelly_units(p.eng)}
+    spare = {u for u, h in where.items() if nearest(h, front) >= SPARE_DISTANCE and h not in goals
+             and not gm.is_city(h) and mapdata.port(h) is None}
+    assert spare and spare != set(where)                  # both kinds are there
+    done = [(a["units"][0], plan) for a, plan in events_phase(p, ALLIED) if a["card"] == "ALC-28"]
+    assert done and {u for u, _ in done} <= spare
+    assert all(p.state.units[u].loc == offmap.REMOVED for u, _ in done)
+    assert all(offmap.in_play(p.state.units[u]) for u in set(where) - {u for u, _ in done})
+    assert all("ALC-28" in plan and "refit points" in plan for _, plan in done)
+    c = p.state.cards["ALC-28"]
+    assert c["withdrawn_cf"] < 20                      # c) the game is not lengthened while the Allies win
+    left = [u for u in spare if offmap.in_play(p.state.units[u])]
+    assert all(c["withdrawn_cf"] + values(p.state.units[u])[0] >= 20 for u in left)   # each would lengthen it
+
+
+def test_alc_28_rp_counts_the_factors_withdrawn_one_at_a_time():
+    """R-EV-SOFT-UNDERBELLY: units withdrawn one declaration at a time earn the RP their total earns (a, b)."""
+    p = Play("rommels-war")
+    p.to("events", side=ALLIED)
+    events.put_in_play(p.eng, "ALC-28", "test")
+    cw = [u for u in events.soft_underbelly_units(p.eng) if not u.startswith("US-")]
+    before = len(p.state.vars.get("reinf", []))
+    total = 0
+    for u in cw:
+        total += all_counters()[offmap.base_id(u)].values(p.state.units[u].steps)[0]
+        events.soft_underbelly_withdraw(p.eng, [u])
+        if total >= 10:
+            break
+    assert total >= 10 and len(p.state.vars["reinf"]) - before == total // 10

@@ -8,7 +8,8 @@ taken, and a free-form action (12.7 emergency supply) is tried on a fork first.
   while the Allies would win now; 23.2 AXC-4 and AXC-18 AIDA extend it, played only while the Axis would not);
   23.2 AXC-14 Arab Revolt (commit the Sonderverbaende on Crete to MET SW Asia while the +1 to its situation roll
   can still advance the track); 23.2 AXC-16 Operation C3 (declare the Malta invasion when its dice succeed at
-  least half the time, cancel it when they cannot succeed); every other declared event that is offered.
+  least half the time, cancel it when they cannot succeed); 23.1 ALC-28 Soft Underbelly (withdraw the spare units,
+  far from every enemy and on no objective, for refit points); every other declared event that is offered.
 * 15.4 Allied raids on Crete (:func:`choose_crete_raid`): raid with the special forces waiting in the NRV when an
   Axis air unit is on Crete and each raider passes its morale check on at least half the rolls.
 * 12.7 emergency supply (:func:`emergency_supply_move`): at the start of the Movement Phase, a dump is expended for
@@ -22,7 +23,8 @@ from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from core.ai.admin_util import my_options, pass_action, plan_line, trial, unit_worth
+from core.ai.admin_util import (enemy_hexes, my_options, nearest, objective_hexes, pass_action, plan_line, trial,
+                                unit_worth)
 from core.decisions import Action, Decision
 from core.names import unit_name
 from core.rules.status import counter_of, hex_of, is_combat, is_motorized, supply_kind
@@ -36,6 +38,8 @@ SHORTENING = frozenset({"ALC-11", "ALC-12"})
 EXTENDING = frozenset({"AXC-4", "AXC-18"})
 #: AXC-16 f) 4: the invasion succeeds on a total of 13 or more
 MALTA_TARGET = 13
+#: ALC-28: a unit this many hexes or more from every enemy combat unit (and on no objective) is spare
+SPARE_DISTANCE = 15
 
 
 def winning_now(engine: "Engine", side: str) -> bool:
@@ -94,6 +98,33 @@ def _operation_c3(engine: "Engine", args: dict) -> str | None:
     return None
 
 
+def _soft_underbelly(engine: "Engine", side: str, args: dict) -> str | None:
+    """23.1 ALC-28: withdraw a spare unit - :data:`SPARE_DISTANCE` hexes or more from every enemy combat unit, on
+    no objective, holding no city or port - whose factors come back as refit points (a, b); not while the Allies
+    would win now if it lengthens the game (c, as :data:`EXTENDING`)."""
+    from core import mapdata
+    from core.rules import tec
+    from core.rules.status import values
+
+    units = list(args.get("units") or [])
+    if len(units) != 1 or units[0] not in engine.state.units:
+        return None
+    u = engine.state.units[units[0]]
+    h = hex_of(u)
+    if h is None or h in objective_hexes(engine, side) or tec.current_map().is_city(h) or mapdata.port(h) is not None:
+        return None
+    d = nearest(h, enemy_hexes(engine, side))
+    if d < SPARE_DISTANCE:
+        return None
+    cf = values(u)[0]
+    done = int(engine.state.cards.get("ALC-28", {}).get("withdrawn_cf", 0))
+    if (done + cf) // 20 > done // 20 and winning_now(engine, side):
+        return None
+    far = "no enemy on the map" if d >= 99 else f"{d} hexes from the nearest enemy"
+    return (f"withdrawing {counter_of(u).name} ({cf} CF, {far}) for good: its factors come back as refit "
+            "points (23.1 ALC-28 a, b)")
+
+
 def card_pays(engine: "Engine", side: str, card: str, args: dict, label: str) -> str | None:
     """Why playing ``card`` (with its variant ``args``) pays for ``side`` now, or None."""
     if card in SHORTENING and not winning_now(engine, side):
@@ -105,7 +136,7 @@ def card_pays(engine: "Engine", side: str, card: str, args: dict, label: str) ->
     if card == "AXC-16":
         return _operation_c3(engine, args)
     if card == "ALC-28":
-        return None       # the card's withdrawals are not offered by the engine yet (23.1 ALC-28): nothing to gain
+        return _soft_underbelly(engine, side, args)
     name = label[5:] if label.startswith("Play ") else card
     return f"playing {name} (5.0)"
 

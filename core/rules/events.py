@@ -786,34 +786,66 @@ QUERIES["vichy_column"] = lambda eng, attackers=(): vichy_column(eng, list(attac
 
 
 # ALC-28 Soft Underbelly
+#: the nationalities of ALC-28 a) "US" and b) "CW" (the Commonwealth's counters)
+SOFT_UNDERBELLY_NATIONS = {"US": "US", "UK": "CW", "AU": "CW", "IN": "CW", "NZ": "CW", "SA": "CW"}
+
+
+def soft_underbelly_units(eng: Engine) -> list[str]:
+    """ALC-28: the units the Allied player may withdraw: US and CW combat units on the map."""
+    from core.rules.status import hex_of
+
+    out = []
+    for u in sorted(eng.state.units_of(ALLIED), key=lambda x: x.id):
+        cnt = all_counters().get(offmap.base_id(u.id))
+        if cnt is not None and cnt.kind == "combat" and cnt.nationality in SOFT_UNDERBELLY_NATIONS \
+                and offmap.in_play(u) and hex_of(u) is not None:
+            out.append(u.id)
+    return out
+
+
 def soft_underbelly_withdraw(eng: Engine, units: list[str]) -> None:
-    """ALC-28 a)-c): permanently withdraw US/CW units; RP per 10 CF of each, ES +1 per 20 CF in all."""
+    """ALC-28 a)-c): permanently withdraw US/CW units from the map; RP per 10 CF of each, ES +1 per 20 CF in all.
+    The CF withdrawn count over the whole game (R-EV-SOFT-UNDERBELLY: the card stays in play, e, and a unit may be
+    withdrawn in any Allied Events Phase, one declaration each): an RP or a GT is earned each time a total
+    passes a multiple of 10 (of the nation) or of 20 (in all)."""
     c = eng.state.cards.get("ALC-28")
     if not c or c.get("status") != "in_play":
         raise IllegalAction("ALC-28 Soft Underbelly is not in play", "23.1 ALC-28")
-    us = cw = 0
+    eligible = set(soft_underbelly_units(eng))
+    added = {"US": 0, "CW": 0}
     for uid in units:
         u = eng.state.units.get(uid)
         if u is None or u.side != ALLIED or not offmap.in_play(u):
             raise IllegalAction(f"{uid} is not an Allied unit in play", "23.1 ALC-28")
         cnt = all_counters()[offmap.base_id(uid)]
-        if cnt.nationality not in ("US", "UK", "AU", "IN", "NZ", "SA"):
+        if cnt.nationality not in SOFT_UNDERBELLY_NATIONS:
             raise IllegalAction(f"{uid} is neither US nor CW", "23.1 ALC-28")
-        cf = cnt.values(u.steps)[0]
-        if cnt.nationality == "US":
-            us += cf
-        else:
-            cw += cf
+        if uid not in eligible:
+            raise IllegalAction(f"{uid} is not a combat unit on the map (US and/or CW units are withdrawn from the "
+                                "map)", "23.1 ALC-28")
+        added[SOFT_UNDERBELLY_NATIONS[cnt.nationality]] += cnt.values(u.steps)[0]
         offmap.remove_unit(eng, uid, "23.1 ALC-28", "Soft Underbelly withdrawal")
-    total = int(c.get("withdrawn_cf", 0)) + us + cw
-    before = int(c.get("withdrawn_cf", 0)) // 20
+    before = {k: int(c.get(f"withdrawn_cf_{k.lower()}", 0)) for k in added}
+    for nat, rp in (("US", "US-RP"), ("CW", "UK-RP")):
+        c[f"withdrawn_cf_{nat.lower()}"] = before[nat] + added[nat]
+        from core.rules import reinforcements
+        for _ in range((before[nat] + added[nat]) // 10 - before[nat] // 10):
+            reinforcements.schedule_arrival(eng, rp, eng.state.gt + 1, "23.1 ALC-28 a/b", to=offmap.NRV)
+    total = int(c.get("withdrawn_cf", 0)) + added["US"] + added["CW"]
+    was = int(c.get("withdrawn_cf", 0)) // 20
     c["withdrawn_cf"] = total
-    for nat, cf in (("US-RP", us), ("UK-RP", cw)):
-        for _ in range(cf // 10):
-            from core.rules import reinforcements
-            reinforcements.schedule_arrival(eng, nat, eng.state.gt + 1, "23.1 ALC-28 a/b", to=offmap.NRV)
-    for _ in range(total // 20 - before):
+    for _ in range(total // 20 - was):
         es_shift(eng, "ALC-28", +1, "20 CF withdrawn (23.1 ALC-28 c)")
+
+
+def _soft_underbelly_variants(eng: Engine) -> list[tuple[dict, str]]:
+    """One declaration per unit that may be withdrawn (23.1 ALC-28), with its combat factors: the options of the
+    Allied Events Phase (R-EV-SOFT-UNDERBELLY)."""
+    out = []
+    for uid in soft_underbelly_units(eng):
+        cnt = all_counters()[offmap.base_id(uid)]
+        out.append(({"units": [uid]}, f"withdraw {cnt.name} ({cnt.values(eng.state.units[uid].steps)[0]} CF) for good"))
+    return out
 
 
 def _soft_underbelly_play(eng: Engine, c: dict, args: dict) -> None:
@@ -821,7 +853,8 @@ def _soft_underbelly_play(eng: Engine, c: dict, args: dict) -> None:
     soft_underbelly_withdraw(eng, [str(u) for u in args.get("units") or []])
 
 
-card("ALC-28", "Soft Underbelly", "event", declared=True, on_play=_soft_underbelly_play)
+card("ALC-28", "Soft Underbelly", "event", declared=True, repeatable=True, variants=_soft_underbelly_variants,
+     on_play=_soft_underbelly_play)
 
 
 # AXC-5..7 Parallel War
