@@ -16,7 +16,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
 
 from app import theme
-from core.counters import Counter, all_counters
+from core import names
+from core.counters import Counter
 
 #: Status markers shown on a counter: (UnitState attribute or flag, short text, colour, long name, rule).
 STATUS_MARKERS: tuple[tuple[str, str, str, str, str], ...] = (
@@ -37,9 +38,8 @@ FLAG_MARKERS: dict[str, tuple[str, str, str]] = {
 }
 
 
-def lookup(uid: str) -> Counter | None:
-    """The counter data of a unit id (generic counters carry ``#n``)."""
-    return all_counters().get(uid.split("#")[0])
+#: the counter data of a unit id (generic counters carry ``#n``): :func:`core.names.counter`
+lookup = names.counter
 
 
 def attr(c: Counter | None, name: str, default=None):
