@@ -72,7 +72,7 @@ def test_20_4_2_med_fleet_in_the_coastal_missions_box_strikes_the_axis_units_in_
     assert p.state.cards["ALC-12"]["played_gt"] == 9 and p.state.units["UK-MedFleet"].loc == "box:CoastalMissions"
     ship_marmarica_to_benghazi(p)
     p.pass_()
-    d = p.to("movement", side=ALLIED)
+    p.to("movement", side=ALLIED)
     assert p.option("fleet_strike_box", fleet="UK-MedFleet", port=BENGHAZI) is not None
     assert p.refuse("fleet_strike_box", fleet="UK-MedFleet", port=TOBRUK).rule == "20.4.2"   # nobody in its boxes
     n = len(p.eng.log)
