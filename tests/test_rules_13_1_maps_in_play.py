@@ -54,3 +54,17 @@ def test_14_7_2_retreat_never_enters_a_map_not_in_play():
     steps = combat.legal_retreat_steps(p.state, "IT-27Brescia", [EDGE], 3)
     assert OFF not in steps and "S0633" not in steps and "S0833" not in steps
     assert ON in steps
+
+
+def test_20_2_1_ocean_shipping_delivers_only_to_ports_of_the_maps_in_play():
+    """Desert Fox (27.0 "Maps in Play: Use maps C and W"; its Axis units "arrive at hex C0701"): the Axis owns no port
+    on the maps in play at the start, and Tripoli (L2817) and the other ports of Maps L, S, T and A -- off the grid
+    -- are no destination of ocean shipping (they were, by their initial control)."""
+    from core.rules import naval
+
+    p = Play("desert-fox", seed=1)
+    p.to("movement")
+    axis = naval.friendly_ports(p.eng, "Axis")
+    assert not [lab for lab in axis if not set(Hex.parse(lab).sheets) & {"C", "W"}], axis
+    allied = naval.friendly_ports(p.eng, "Allied")
+    assert "box:NRV" in allied and "C2331" in allied            # Tobruk, on Map C (the Allies control C and W)

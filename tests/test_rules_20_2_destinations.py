@@ -1,6 +1,7 @@
 """20.2.1-20.2.6 ocean shipping destinations, sentence by sentence, from north-african-campaign's set-up (33.0,
 GT 1: the Axis holds Tripoli, Benghazi, Tobruk, Bardia; the Allies the NRV).  Where a sentence needs a port the
-set-up does not give (an Axis port on Map T, an Allied port on Map T), the control of that one hex is set by hand."""
+set-up does not give (an Axis port on Map T, an Allied port on Map T), the control of that one hex is set by hand, and
+ALC-23 is marked played: every port of Map T is in Tunisia, out of play until Operation Torch (22.7, R-FNA-HEXES)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,12 @@ def start() -> Play:
     return p
 
 
+def after_torch(p: Play) -> None:
+    """22.7: the hexes of Algeria and Tunisia (every port of Map T) come into play when ALC-23 is played."""
+    p.state.cards["ALC-23"] = dict(p.state.cards["ALC-23"], status="in_play")
+    assert not offmap.fna_hexes_out_of_play(p.state)
+
+
 def an(p: Play, side: str) -> str:
     return next(u.id for u in p.state.units.values() if u.side == side)
 
@@ -26,6 +33,8 @@ def test_20_2_1_italy_delivers_to_any_axis_controlled_port_in_north_africa_map_t
     assert got == set(naval.friendly_ports(p.eng, AXIS)) and {"L2817", "C2331"} <= got
     assert "T6017" not in got and offmap.NRV not in got                 # Tunis is not Axis controlled yet
     p.state.control["T6017"] = AXIS
+    assert "T6017" not in naval.destinations(p.eng, uid, origin=offmap.ITALY)   # 22.7: out of play before ALC-23
+    after_torch(p)
     assert "T6017" in naval.destinations(p.eng, uid, origin=offmap.ITALY)  # "any ... ports in North Africa"
 
 
@@ -34,6 +43,7 @@ def test_20_2_2_sicily_delivers_to_axis_controlled_ports_on_map_t_only():
     uid = an(p, AXIS)
     assert naval.destinations(p.eng, uid, origin=offmap.SICILY) == {}
     p.state.control["T6017"] = AXIS
+    after_torch(p)
     assert set(naval.destinations(p.eng, uid, origin=offmap.SICILY)) == {"T6017"}
 
 
@@ -41,6 +51,7 @@ def test_20_2_3_allied_mediterranean_boxes_any_allied_port_only_on_gts_alc_11_is
     p = start()
     uid = an(p, ALLIED)
     p.state.control["T6017"] = ALLIED
+    after_torch(p)
     assert naval.destinations(p.eng, uid, origin=offmap.CAPE) == {offmap.NRV: naval.friendly_ports(p.eng, ALLIED)[offmap.NRV]}
     p.state.cards.setdefault("ALC-11", {})["last_play_gt"] = p.state.gt
     got = set(naval.destinations(p.eng, uid, origin=offmap.CAPE))

@@ -96,3 +96,29 @@ def test_22_7_hexes_come_into_play_when_alc_23_is_played(nac):
 def test_22_7_which_scenarios_start_with_algeria_and_tunisia_out_of_play(scenario, out):
     p = Play(scenario, seed=1)
     assert offmap.fna_hexes_out_of_play(p.state) is out
+
+
+def test_22_7_20_2_1_axis_ocean_shipping_reaches_no_port_in_algeria_or_tunisia_before_alc_23_play_path():
+    """20.2.1 "to any Axis controlled ports in North Africa": before ALC-23 the ports of Algeria and Tunisia are out of
+    play (22.7) and nobody's (29.0, which 32.0 includes: "The Axis control all hexes in Libya"), so Rommel's War's
+    first Axis ocean shipping (GT 11 IV.4, both sides played by the random bot through ``Engine.apply``) offers the
+    Libyan ports (Tripoli L2817) and none on French North African hexes (it offered Bougie, Algiers, Gabes, Tunis...
+    and landed MSUs at Gabes and Bougie before R-FNA-HEXES)."""
+    from core.bots import RandomBot
+    from core.rules import naval, victory_rules
+
+    p = Play("rommels-war", seed=4)
+    bot = RandomBot(4)
+    for _ in range(2000):
+        d = p.pending
+        if d.kind == "ocean_shipping" and d.side == "Axis":
+            break
+        p.eng.apply(bot.choose(d))
+    d = p.pending
+    md = mapdata.load()
+    dests = {str(o.action.args.get("to")) for o in d.options if o.action.args.get("to")}
+    ports = {x for x in dests if x[:1] in "ALST" and x[1:].isdigit()}
+    assert "L2817" in ports
+    assert not [x for x in ports if md.in_fna(Hex.parse(x))], sorted(ports)
+    assert victory_rules.controller(p.eng, "T3516") is None and victory_rules.controller(p.eng, "A6113") is None
+    assert "T3516" not in naval.friendly_ports(p.eng, "Axis") and "L2817" in naval.friendly_ports(p.eng, "Axis")

@@ -67,3 +67,34 @@ def test_22_7_torch_lands_in_the_casablanca_box_and_attacks_the_vichy_french_the
           and eng.pending().side == ALLIED)
     if p.pending.kind == "fna_box_combat":
         assert not [o for o in p.pending.options if o.action.args.get("box") == "box:Casablanca"]
+
+
+def test_23_1_alc_27_c_neutral_vichy_french_get_no_allied_general_supply_after_alc_23_play_path():
+    """23.1 ALC-21 i "VF units may not attack and/or move (except as a result of combat) until ALC-27 (Vichy Accord)
+    is complete"; ALC-27 c "When all VF units have either been eliminated, surrendered, or joined the Allies, the
+    accord has been reached and Vichy France becomes an active Allied power"; 12.5 "GenS for each unit is determined
+    at the beginning of each friendly Movement Phase".  Run for Tunis GT 31: ALC-23 is played in I.3 and the VF are
+    neutral; at the Allied VI.1 no Allied general supply is determined for them (they were marked isolated and
+    disrupted, as Allied units cut off at Algiers and Tunis).  A VF unit that joins the Allies is an Allied unit and
+    gets its status (the limit, on a copy of the same position)."""
+    from core.rules import supply
+    from core.dice import SeededDice
+
+    def torch(d):
+        return next((o.action for o in d.options if o.action.kind == "play_card" and o.action.args.get("card") == "ALC-23"),
+                    None)
+
+    p = Play("run-for-tunis", seed=1)
+    p.run(lambda e: e.state.cards["ALC-23"]["status"] in ("in_play", "discarded"), script={"events": torch})
+    n = len(p.eng.log)
+    p.to("movement", side=ALLIED)
+    assert p.state.gt == 31 and p.eng.step.key == "VI.3"
+    vf = [u for u in p.state.units.values() if u.id.startswith("VFA-")]
+    on_map = [u for u in vf if u.loc in ("A6201", "T6017")]
+    assert on_map and all(fna.neutral_vf(u) for u in vf)
+    assert not any(u.ogs or u.isolated or u.disrupted for u in vf)
+    assert not any("isolated (12.5)" in e for e in p.events(n))
+    assert not set(supply.gens_status(p.state, ALLIED)) & {u.id for u in vf}
+    joined = p.eng.fork(SeededDice()).state
+    joined.units["VFA-Alger"].flags["vichy"] = "joined"
+    assert "VFA-Alger" in supply.gens_status(joined, ALLIED)

@@ -56,6 +56,15 @@ def inactive_vf(state: Any, u: UnitState) -> bool:
     return card is not None and card.get("status") not in ("in_play", "discarded")
 
 
+def not_allied_power(state: Any, u: UnitState) -> bool:
+    """A Vichy French unit that is not (yet) an active Allied unit: inactive before ALC-23 (23.1 ALC-3 "not active
+    until ALC-23") or neutral after it until it joins (23.1 ALC-27 c "When all VF units have either been eliminated,
+    surrendered, or joined the Allies, the accord has been reached and Vichy France becomes an active Allied
+    power").  No Allied general supply is determined for it (12.5 "at the beginning of each friendly Movement
+    Phase": it is no friendly unit of the Allies; R-VICHY-INACTIVE, R-VICHY-NEUTRAL)."""
+    return inactive_vf(state, u) or neutral_vf(u)
+
+
 def inactive_named(state: Any, args: dict) -> UnitState | None:
     """23.1 ALC-3: the first inactive Vichy French unit an order names (``args["units"]`` or ``args["unit"]``), or
     None.  The one gate of the Movement-Phase orders (R-VICHY-INACTIVE: "not active" = no order of any kind)."""

@@ -87,10 +87,14 @@ def boxes_needed(uid: str, steps: int) -> int:
 
 
 def friendly_ports(eng: Engine, side: str) -> dict[str, int]:
-    """Ports on the map controlled by ``side`` with their standard port boxes (20.1)."""
+    """Ports on the map controlled by ``side`` with their standard port boxes (20.1): on the hexes in play (the
+    scenario's Maps in Play, R-MAPS-IN-PLAY; Algeria and Tunisia only once Operation Torch is executed, 22.7,
+    R-FNA-HEXES: ``offmap.map_refusal``)."""
     from core.rules import tec, victory_rules
     out = {}
     for h, cap in tec.current_map().ports.items():
+        if offmap.map_refusal(eng.state, h.label):
+            continue
         if victory_rules.controller(eng, h.label) == side:
             out[h.label] = int(cap)
     if side == ALLIED:

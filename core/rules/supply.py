@@ -269,13 +269,14 @@ def combat_supplied_without_dump(u: UnitState) -> bool:
 
 
 def gens_status(state: GameState, side: str, gm: tec.GroundMap | None = None) -> dict[str, str]:
-    """12.5: ``IGS``, ``OGS`` or ``isolated`` for every ``side`` unit on the grid (not the inactive Vichy French
-    units of 23.1 ALC-3, R-VICHY-INACTIVE: they are no active Allied units until ALC-23)."""
+    """12.5: ``IGS``, ``OGS`` or ``isolated`` for every ``side`` unit on the grid (not the Vichy French units that are
+    no active Allied units: inactive before ALC-23, neutral after it until they join, ``fna.not_allied_power``;
+    R-VICHY-INACTIVE, R-VICHY-NEUTRAL)."""
     from core.rules import fna
     lines = supply_lines(state, side, gm)
     out: dict[str, str] = {}
     for u in state.units.values():
-        if u.side != side or fna.inactive_vf(state, u):         # 23.1 ALC-3: not active (R-VICHY-INACTIVE)
+        if u.side != side or fna.not_allied_power(state, u):    # 23.1 ALC-3, ALC-21 i, ALC-27 c
             continue
         h = hex_of(u)
         if h is None:

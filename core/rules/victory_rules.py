@@ -131,10 +131,21 @@ def initial_control(eng: Engine, h: str) -> str | None:
         if m == "W":
             return AXIS if int(h[3:5]) <= 4 else ALLIED
     if sid in ("sonnenblume", "desert-fox", "rommels-war"):
+        if sid == "rommels-war" and _in_fna(h):
+            return None     # 29.0 (in 32.0) "The Axis control all hexes in Libya": not Algeria or Tunisia (R-FNA-HEXES)
         return ALLIED if m in ("C", "W") else AXIS
     if sid in ("run-for-tunis", "tunisian-campaign", "trail-of-the-fox"):
         return AXIS if m in ("L", "S") else None
     return None
+
+
+def _in_fna(label: str) -> bool:
+    """2.2.4: a hex in Algeria or Tunisia (Maps A, T and L)."""
+    from core import mapdata
+    try:
+        return mapdata.load().in_fna(Hex.parse(label))
+    except HexLabelError:
+        return False
 
 
 def _ground(eng: Engine):
