@@ -334,3 +334,42 @@ def test_15_4_sf_carried_onto_the_map_from_the_nrv_spends_no_mp_of_its_own_play_
     assert exc.rule.startswith("13.7")
     p.act("move", side=ALLIED, units=["UK-1Cdo"], path=["W2232"])
     assert p.state.units["UK-1Cdo"].loc == "W2232"
+
+
+def test_15_4_a_landing_the_combat_phase_cannot_offer_is_not_made_play_path():
+    """The play-path twin of the test above, the whole Combat Phase through ``Engine.apply``: GT 30, 1 Cdo lands
+    beside Algiers (A6202, an opposed landing on an empty hex).  GT 31: ALC-23 is played (the Vichy French at Algiers
+    are neutral, enemies of the Allies: R-VICHY-NEUTRAL); 6 Cdo sails for Algiers (an opposed landing on an
+    enemy-occupied hex); in the Combat Phase 1 Cdo's land attack on Algiers is declared first, and the engine offers
+    no landing on a hex a combat is already declared against (``special_forces.owed_landings``, R-SF-SEA): the
+    landing is not owed, the phase ends, and the log says 6 Cdo did not make its landing; it stays in the Torch Box,
+    its point of origin (20.5 "return to their point of origin")."""
+    from tests.playpath import Play
+
+    def torch(d):
+        return next((o.action for o in d.options if o.action.kind == "play_card" and o.action.args.get("card") == "ALC-23"),
+                    None)
+
+    p = Play("run-for-tunis", seed=1)
+    p.to("movement", side=ALLIED)
+    p.act(KIND, units=["UK-1Cdo"], to="A6202")
+    p.to("combat_declare", side=ALLIED)
+    p.act("declare", attackers=["UK-1Cdo"], hexes=["A6202"], form="amphibious")
+    p.run(lambda e: e.state.phase != 8)
+    assert p.state.units["UK-1Cdo"].loc == "A6202"
+    p.run(lambda e: e.state.gt == 31 and e.pending().kind == "movement" and e.pending().side == ALLIED,
+          script={"events": torch})
+    e = p.act(KIND, units=["UK-6Cdo"], to="A6201")
+    assert "opposed landing on enemy-occupied A6201" in " ".join(e.events)
+    d = p.to("combat_declare", side=ALLIED)
+    assert any("UK-6Cdo" in r for r in d.context["required"])
+    assert not [o for o in d.options if o.action.kind == "done"]            # owed: the landing must be made
+    p.act("declare", attackers=["UK-1Cdo"], hexes=["A6201"], form="regular")
+    d = p.pending
+    assert d.context.get("required") == []
+    assert not [o for o in d.options if o.action.args.get("form") == "amphibious"]
+    n, phase = len(p.eng.log), p.state.phase
+    p.run(lambda e: e.state.phase != phase)
+    assert f"6 Cdo did not make its declared landing on A6201: it stays in {TORCH}, its point of origin (15.4, 20.5)" \
+        in p.events(n)
+    assert p.state.units["UK-6Cdo"].loc == TORCH and "sf_landing" not in p.state.units["UK-6Cdo"].flags

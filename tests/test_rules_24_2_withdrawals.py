@@ -52,3 +52,31 @@ def test_24_2_a_a_unit_not_withdrawn_by_the_end_of_its_gt_is_an_instant_axis_win
           script={"allow_withdrawal": allow, "withdraw": lambda d: Action(kind="done", side=ALLIED,
                                                                            args={"withdrawals": True})})
     assert p.state.result and p.state.result["winner"] == AXIS and "24.2" in p.state.result["rule"]
+
+
+def test_24_2_b_a_unit_eliminated_in_real_combat_costs_one_rp_and_is_not_a_failed_withdrawal_play_path():
+    """The play-path twin of the test above: nothing set by hand.  GT 4 (XI): the CIH (one step, due to withdraw on
+    GT 8) moves to Sollum (W2004) in the Allied Movement Phase and attacks Bardia (W2104) alone; the die (1) eliminates
+    it (8.3: with a LOS it goes to the Refit Box).  On GT 8 it is not offered for withdrawal, the other three units
+    are withdrawn, the Axis does not win (24.2 a), and one RP is expended or owed for it (24.2 b)."""
+    from core.dice import ScriptedDice, SeededDice
+    from core.rules import movement
+
+    p = Play("fox-killed")
+    p.to("movement", side=ALLIED)
+    path = movement.query_reachable(p.eng, ["IN-CIH"], with_paths=True)["W2004"]["path"]
+    p.act("move", units=["IN-CIH"], path=path)
+    p.to("combat_declare", side=ALLIED)
+    p.eng.dice = ScriptedDice([1], fallback=SeededDice())
+    p.act("declare", attackers=["IN-CIH"], hexes=["W2104"], form="regular")
+    p.run(lambda eng: eng.state.units["IN-CIH"].loc != "W2004")
+    assert p.state.units["IN-CIH"].loc == offmap.refit(ALLIED) and p.state.gt < 8       # eliminated (8.3 b)
+    rp_before = [u.id for u in p.state.units.values() if u.flags.get("removed_by") == "24.2 b"]
+    seen: list = []
+    play_to_gt9(p, seen)
+    assert p.state.result is None                                # no instant Axis win (24.2 a)
+    assert seen and all("IN-CIH" not in s for s in seen)         # not offered for withdrawal
+    assert {p.state.units[u].loc for u in GT8[:3]} == {offmap.REMOVED}
+    spent = [u.id for u in p.state.units.values() if u.flags.get("removed_by") == "24.2 b" and u.id not in rp_before]
+    assert len(spent) + p.state.vars.get("rp_debt", 0) == 1      # one RP expended, or owed (24.2 b)
+    assert "IN-CIH" in p.state.vars.get("withdrawal_rp_paid", [])
