@@ -70,3 +70,31 @@ def test_20_2_5_and_20_2_6_torch_areas():
     assert landing_area(offmap.TORCH, "A6201") and not landing_area(offmap.TORCH, "T6017")
     assert landing_area(offmap.TORCH_EAST, "A6111") and not landing_area(offmap.TORCH_EAST, "A6110")   # A6111 east
     assert landing_area(offmap.TORCH_EAST, "T6017") and not landing_area(offmap.TORCH_EAST, "T6018")   # T6017 west
+
+
+def test_20_2_2_sicily_delivers_to_a_map_t_port_the_axis_took_by_play():
+    """The play-path twin of the 20.2.1 / 20.2.2 tests above (no control set by hand): the Tunisian Campaign (31.0,
+    French North Africa in play from the start, 29.0) through ``Engine.apply``.  GT 30: 10 Bersaglieri drive from
+    Tripoli into Sfax (T4320, a port of Map T, three standard boxes), which the Axis then controls (2.2.2).  GT 31, IV.3:
+    every unit waiting in Sicily may be shipped to Sfax and nowhere else -- not to Tripoli (L2817, Map L), which
+    20.2.2 ("any Axis controlled ports on Map T") leaves out, nor to the other Map T ports, nobody's."""
+    from core.rules import movement, victory_rules
+
+    p = Play("tunisian-campaign")
+    p.to("movement", side=AXIS)
+    assert p.state.gt == 30 and "T4320" not in naval.friendly_ports(p.eng, AXIS)
+    path = movement.query_reachable(p.eng, ["IT-10Ber"], with_paths=True)["T4320"]["path"]
+    p.act("move", units=["IT-10Ber"], path=path)
+    assert victory_rules.controller(p.eng, "T4320") == AXIS
+    d = p.to("ocean_shipping", side=AXIS)
+    assert (p.state.gt, p.eng.step.key) == (31, "IV.3")
+    assert {"L2817", "T4320"} <= set(naval.friendly_ports(p.eng, AXIS))
+    shipped = 0
+    while p.pending.kind == "ocean_shipping" and p.pending.side == AXIS:
+        d = p.pending
+        uid = d.context.get("unit") or d.options[0].action.args["unit"]
+        assert p.state.units[uid].loc == offmap.SICILY
+        assert {o.action.args["to"] for o in d.options if o.action.kind == "ship"} == {"T4320"}
+        p.act("ship_stay", unit=uid)
+        shipped += 1
+    assert shipped >= 5                                         # 29.1: the units in Sicily, and the GT's dump
