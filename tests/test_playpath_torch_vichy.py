@@ -69,7 +69,8 @@ def test_23_1_alc_21_i_4_play_path_run_for_tunis_vf_retreat_from_algiers_is_move
 
 def test_14_8_play_path_run_for_tunis_battlefield_supply_after_the_vf_are_destroyed_and_the_us_advance():
     """14.8: the Vichy French retreated from Algiers (above) are attacked in A6202 in the Allies' second Combat
-    Phase (XIV); the table says "fight", the CRT eliminates both (isolated, no LOS: the Destroyed Box, 8.3), the US
+    Phase (XIV); the table says "fight", the CRT eliminates both (no LOS: the Destroyed Box, 8.3; neutral, they are
+    neither isolated nor disrupted: no Allied GenS is determined for them, R-VICHY-NEUTRAL), the US
     units that pass their morale checks advance into the vacated hex, and the Allied player may search the
     battlefield: 1d6 at or under the 8 defending steps destroyed (divisional steps count two) places a dump with a
     captured marker there."""
@@ -82,7 +83,7 @@ def test_14_8_play_path_run_for_tunis_battlefield_supply_after_the_vf_are_destro
     d = p.to("combat_declare", side=ALLIED, step="XIV.1")
     n = len(p.eng.log)
     p.eng.apply(next(o.action for o in d.options if o.action.args.get("hexes") == ["A6202"]))
-    dice.push(1, 6, 4, 1, 1, 1)          # fight; the winter shift (21.1.1, +0); CRT 4: E; three morale checks
+    dice.push(1, 6, 6, 1, 1, 1)          # fight; the winter shift (21.1.1, +0); CRT 6: E; three morale checks
     p.act("done")
     d = p.to("combat_battlefield_supply", script={"combat_advance": lambda d: d.options[0].action}, limit=30)
     assert d.side == ALLIED and d.rule == "14.8"
