@@ -61,3 +61,32 @@ def test_12_2_7_advance_after_combat_offers_destroy_and_it_needs_no_roll():
         assert "AL-Dump#1" not in eng.state.units and eng.state.dice_drawn == drawn
     finally:
         tec.use_map(None)
+
+
+def _sonnenblume_raid(**choice) -> Play:
+    """Sonnenblume (26.0) GT 10 XII.3 from its real set-up, nothing placed by hand: the Allied dump AL-Dump#2 stands
+    alone at C1407 (26.2); 300 Oasis drives to C1408 and overruns it (13.4.1 "Any unit may overrun an enemy hex
+    containing only supply units")."""
+    from core.rules import movement
+
+    p = Play("sonnenblume", seed=1)
+    p.to(step="XII.3", gt=10)
+    assert [u.id for u in p.state.units_at("C1407")] == ["AL-Dump#2"]
+    path = movement.query_reachable(p.eng, ["GE-300Oasis"], with_paths=True)["C1408"]["path"]
+    p.act("move", units=["GE-300Oasis"], path=path + ["C1407"], **choice)
+    p.run(lambda e: e.pending().kind == "movement")
+    return p
+
+
+def test_12_2_7_the_overrunning_player_destroys_instead_of_rolling_play_path():
+    """The play-path twin of the tests above (the dump there is placed by hand): the overrun clears C1407 and the
+    dump is destroyed with no capture roll, as the moving player chose (``capture: "destroy"``)."""
+    p = _sonnenblume_raid(capture="destroy")
+    assert "AL-Dump#2" not in p.state.units and p.state.units["GE-300Oasis"].loc == "C1407"
+    assert "The Allied dump in C1407 is destroyed: the advancing player chose not to roll (12.2.7)" in p.events()
+    assert not capture_rolls(p)
+
+
+def test_12_2_7_without_the_choice_the_overrunning_player_rolls_play_path():
+    p = _sonnenblume_raid()
+    assert p.state.units["GE-300Oasis"].loc == "C1407" and len(capture_rolls(p)) == 1
