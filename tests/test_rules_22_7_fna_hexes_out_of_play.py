@@ -15,6 +15,7 @@ from msgspec.structs import replace
 import pytest
 
 from core import mapdata
+from core.dice import SeededDice
 from core.hexgrid import Hex
 from core.rules import combat, movement, offmap
 from tests.playpath import Play
@@ -122,3 +123,17 @@ def test_22_7_20_2_1_axis_ocean_shipping_reaches_no_port_in_algeria_or_tunisia_b
     assert not [x for x in ports if md.in_fna(Hex.parse(x))], sorted(ports)
     assert victory_rules.controller(p.eng, "T3516") is None and victory_rules.controller(p.eng, "A6113") is None
     assert "T3516" not in naval.friendly_ports(p.eng, "Axis") and "L2817" in naval.friendly_ports(p.eng, "Axis")
+
+
+def test_22_7_12_2_4_no_primary_base_in_a_tunisian_port_before_alc_23(nac):
+    """12.2.4 "any friendly port with a capacity of three or more": Tunis (T6017, four boxes) recorded Axis on a copy
+    of the North African Campaign's position is no place for the primary base while Tunisia is out of play, and is
+    once ALC-23 has been played (the limit)."""
+    from msgspec.structs import replace as _replace
+    from core.rules import supply
+
+    st = nac.eng.fork(SeededDice()).state
+    st.control["T6017"] = "Axis"
+    assert "T6017" not in supply.primary_placements(st) and "L2817" in supply.primary_placements(st)
+    played = _replace(st, cards=dict(st.cards) | {"ALC-23": dict(st.cards["ALC-23"], status="in_play")})
+    assert "T6017" in supply.primary_placements(played)

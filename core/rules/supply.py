@@ -860,9 +860,12 @@ def primary_base_lost(eng: Engine) -> None:
 
 
 def primary_placements(state: GameState, gm: tec.GroundMap | None = None) -> list[str]:
-    """12.2.4: any friendly port with a capacity of three or more."""
+    """12.2.4: any friendly port with a capacity of three or more, on a hex in play (R-MAPS-IN-PLAY; 22.7,
+    R-FNA-HEXES: ``offmap.map_refusal``)."""
+    from core.rules import offmap
     gm = gm or tec.map_for(state)
-    return sorted(h.label for h, cap in gm.ports.items() if cap >= 3 and port_controlled(state, "Axis", h))
+    return sorted(h.label for h, cap in gm.ports.items()
+                  if cap >= 3 and port_controlled(state, "Axis", h) and not offmap.map_refusal(state, h.label))
 
 
 def place_primary(eng: Engine, hex_label: str) -> str:
