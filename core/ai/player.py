@@ -1,7 +1,8 @@
 """The computer opponent for one side (issue 21).
 
 ``AIPlayer(side, seed, setting).choose(decision, engine)`` answers the pending decision with an action the engine
-accepts.  Decisions of the ground war go to :mod:`core.ai.ground`, every other kind the admin module lists to
+accepts.  Decisions of the ground war go to :mod:`core.ai.ground` (the interleaved combat choices to
+:mod:`core.ai.combat_choices`), every other kind the admin module lists to
 :mod:`core.ai.admin`; a kind neither handles is answered with a sensible offered option.  The player is a pure
 function of (seed, setting) and the game: its only randomness is its own ``random.Random`` (never the game's dice),
 and its search budgets are node counts.  ``plan`` holds the last sentence of plan it logged.
@@ -15,7 +16,7 @@ from core.decisions import Action, Decision, IllegalAction
 from core.engine import Engine
 from core.names import plan_text
 
-from core.ai import admin, ground
+from core.ai import admin, combat_choices, ground
 from core.ai.search import BUDGETS
 
 
@@ -57,7 +58,7 @@ class AIPlayer:
             first = admin.movement_first(self, decision, engine)     # 7.4: the withdrawals before ground play
             if first is not None:
                 return first
-        handler = ground.HANDLERS.get(kind)
+        handler = combat_choices.HANDLERS.get(kind) or ground.HANDLERS.get(kind)
         if handler is not None:
             action = handler(self, decision, engine)
             if action is not None:
