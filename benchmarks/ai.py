@@ -22,7 +22,9 @@ against random) measure "thoughtful".
 
 ``python -m benchmarks.ai --seeds 3 --json`` prints one JSON document instead of the table; ``--log FILE`` keeps
 every finished game in FILE and takes those already there from it (resume a run); ``--player greedy``
-plays the greedy bot in the AI's place (to try the harness); ``--cells random greedy aivai`` runs only those.
+plays the greedy bot in the AI's place (to try the harness); ``--cells random greedy aivai`` runs only those;
+``--only SCENARIO ...`` keeps only those scenarios in every cell (``--cells random greedy --only sonnenblume
+trail-of-the-fox``: the cells a change of the AI is checked on).
 """
 
 from __future__ import annotations
@@ -255,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
                     "plus two thoughtful games for its timing)")
     ap.add_argument("--json", action="store_true", help="print one JSON document")
     ap.add_argument("--jobs", type=int, default=2, help="games played at once (default 2)")
-    ap.add_argument("--only", nargs="*", help="the scenarios of the AI vs AI row (default: all ten)")
+    ap.add_argument("--only", nargs="*", help="only these scenarios, in every cell (default: all ten in AI vs AI, every cell's own)")
     ap.add_argument("--cells", nargs="*", choices=["random", "greedy", "aivai"], default=["random", "greedy", "aivai"])
     ap.add_argument("--log", type=Path, help="append each finished game to this JSON-lines file, and take the games "
                     "already in it from it (a long run can be resumed, or judged on the games played so far)")
@@ -273,14 +275,17 @@ def main(argv: list[str] | None = None) -> int:
     def vs(sc: str, side: str, mine: str, theirs: str, s: str = setting, ss=seeds) -> list[Game]:
         return [Game(sc, mine if side == AXIS else theirs, theirs if side == AXIS else mine, n, s) for n in ss]
 
+    def chosen(names: list[str]) -> list[str]:
+        return [sc for sc in names if not args.only or sc in args.only]
+
     if "random" in args.cells:
-        for sc in VS_RANDOM:
+        for sc in chosen(VS_RANDOM):
             for side in SIDES:
                 n = long_seeds if sc in LONG else seeds
                 plan[f"random/{sc}/{side}/ai"] = vs(sc, side, me, "random", ss=n)
                 plan[f"random/{sc}/{side}/pass"] = vs(sc, side, "pass", "random", ss=n)
     if "greedy" in args.cells:
-        for sc in VS_GREEDY:
+        for sc in chosen(VS_GREEDY):
             for side in SIDES:
                 plan[f"greedy/{sc}/{side}"] = vs(sc, side, me, "greedy")
     if "aivai" in args.cells:
@@ -297,10 +302,10 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()[0]
     run_all(order, args.jobs, progress=lambda s: print(s, file=sys.stderr, flush=True), log=args.log)
     cells: list[dict] = []
-    for sc in VS_RANDOM if "random" in args.cells else ():
+    for sc in chosen(VS_RANDOM) if "random" in args.cells else ():
         for side in SIDES:
             cells.append(judge_vs_random(sc, side, plan[f"random/{sc}/{side}/ai"], plan[f"random/{sc}/{side}/pass"]))
-    for sc in VS_GREEDY if "greedy" in args.cells else ():
+    for sc in chosen(VS_GREEDY) if "greedy" in args.cells else ():
         for side in SIDES:
             cells.append(judge_vs_greedy(sc, side, plan[f"greedy/{sc}/{side}"]))
     if "aivai" in args.cells:
