@@ -31,6 +31,9 @@ OVERSTACKED = -6.0       # 14.7.2: every unit in the hex disrupted
 STEP_LOST = -5.0         # 14.7.1: unable to retreat the minimum, one step lost
 OBSTRUCTED = 1.0         # a city, fort or mountain hex (14.7.1: the retreat may end there; it defends better)
 HOLD_OBJECTIVE = 2.0     # an objective hex the side holds
+BEYOND_MINIMUM = -0.3    # per hex retreated beyond the minimum: ground given up
+STAY = 2.5               # a retreat of 0-n hexes (14.5: an m result whose check was taken) that stays put: the unit
+                         # keeps its ground (after an overrun, its move: 13.4.4)
 #: a morale check is taken (rather than a withdrawal) when it passes at least this often, or in an objective hex
 CHECK_AT = 0.5
 #: exploitation steps (14.9.3) the player takes per combat at most
@@ -115,7 +118,8 @@ def best_retreat(eng: Engine, cache: dict, side: str, uid: str, path: list[str],
         key = f"{p[-1]}:{short}"
         if key not in values:
             values[key] = retreat_end_value(eng, cache, side, uid, p[-1], enemy, short)
-        return values[key] + 0.01 * (len(p) - 1)          # a tie goes to the longer retreat (away from the fight)
+        moved = len(p) - 1
+        return values[key] + BEYOND_MINIMUM * max(0, moved - lo) + (STAY if moved == 0 else 0.0)
 
     def walk(p: list[str]) -> None:
         nonlocal best

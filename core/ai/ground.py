@@ -25,7 +25,7 @@ from core.rules.status import (
 )
 from core.rules.special_units import info
 
-from core.ai import admin
+from core.ai import admin, overrun
 from core.ai import goals as goals_mod
 from core.ai.evaluate import unit_value
 from core.ai.search import accepted, fork
@@ -306,7 +306,9 @@ def movement(player: Any, d: Decision, eng: Engine) -> Action | None:
         if uid in mem["tried"] or uid in moved:
             continue
         mem["tried"].add(uid)
-        act, why = best_move(eng, ctx, uid)
+        act, why = (None, "") if ctx.why.get(uid) == "hold" else overrun.best_overrun(eng, ctx, uid)   # 13.4
+        if act is None:
+            act, why = best_move(eng, ctx, uid)
         if act is None:
             continue
         if why and why not in mem["said"]:

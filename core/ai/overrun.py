@@ -1,0 +1,97 @@
+"""Overruns in the computer opponent's Movement Phase (13.4; issue 21: "movement and overruns").
+
+A unit overruns an enemy hex when the engine allows it (13.4.1 / 13.4.2, :func:`core.rules.combat_forms.
+overrun_refusal`), the odds preview of the overrun (query ``odds``, ``form="overrun"``: 13.4.4, the halved
+non-mobile attacker, the CRT's overrun columns) promises a clear gain in worth, and the engine's ``route`` query
+finds a path that reaches the hex with the MP the overrun costs (13.4: the terrain, the hexside and the 2 MP).  The
+move is tried on a copy before it is sent (:func:`core.ai.search.accepted`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.decisions import Action, IllegalAction
+from core.charts import decode_result
+from core.engine import Engine
+from core.rules.combat_forms import overrun_refusal
+from core.rules.special_units import info
+from core.rules.status import hex_of, is_motorized, movement_allowance
+
+from core.ai.search import accepted
+
+#: the expected gain in worth (enemy lost minus own, :func:`core.ai.ground.attack_value`) an overrun must promise
+OVERRUN_THRESHOLD = 1.0
+#: ... at odds of at least this many attack factors per defence factor (14.5: the overrun's own strengths)
+MIN_ODDS = 3.0
+#: ... clearing the hex (every defender eliminated or routed, 14.5) on at least this many of the six rolls: a
+#: failed overrun ends the unit's move next to the enemy and costs it a morale check (13.4.4)
+CLEARS = 4
+#: a cleared hex is entered (13.4.4): not one where the enemy around it is more than this many times the unit
+EXPOSURE = 3.0
+#: candidate hexes checked with the engine's ``route`` query per unit
+ROUTES = 3
+
+
+def candidates(eng: Engine, ctx: Any, uid: str) -> list[tuple[float, str, str]]:
+    """The enemy hexes ``uid`` may overrun within its MA with a gain above :data:`OVERRUN_THRESHOLD`, best first:
+    (gain, hex, odds)."""
+    from core.ai.ground import attack_value
+
+    st = eng.state
+    u = st.units[uid]
+    start = hex_of(u)
+    if start is None or u.ogs or u.disrupted:
+        return []
+    reach = movement_allowance(u)
+    mine = max(0.5, float(info(st, uid).cf))
+    out = []
+    for e, strength in sorted(ctx.enemy_cf.items(), key=lambda kv: kv[0].label):
+        if start.distance(e) > reach or overrun_refusal(st, [uid], e.label) is not None:
+            continue
+        around = ctx.threat.get(e, 0.0) - strength            # the enemy near the hex, without its own units
+        if around > EXPOSURE * mine:
+            continue
+        if not _sure(eng, uid, e.label):
+            continue
+        gain, odds = attack_value(eng, ctx.side, [uid], [e.label], form="overrun", goals=ctx.goals)
+        if gain >= OVERRUN_THRESHOLD:
+            out.append((gain, e.label, odds))
+    out.sort(key=lambda c: (-c[0], c[1]))
+    return out
+
+
+def _sure(eng: Engine, uid: str, label: str) -> bool:
+    """Whether the overrun of ``label`` by ``uid`` has :data:`MIN_ODDS` and clears the hex on :data:`CLEARS` rolls
+    (the engine's odds preview, query ``odds``)."""
+    try:
+        pv = eng.query("odds", attackers=[uid], hex=label, form="overrun")
+    except (IllegalAction, KeyError, ValueError):
+        return False
+    if float(pv["attack"]) < MIN_ODDS * max(float(pv["defence"]), 0.5):
+        return False
+    clears = 0
+    for row in pv["results"]:
+        res = [decode_result(row["by_unit"].get(d, "-")) for d in pv["defenders"]]
+        clears += all(r.loss == "E" or r.retreat == "r" for r in res)
+    return clears >= CLEARS
+
+
+def best_overrun(eng: Engine, ctx: Any, uid: str) -> tuple[Action | None, str]:
+    """The move of ``uid`` that overruns the best hex of :func:`candidates` (the engine's own path, ``route``), or
+    None; and its sentence of plan."""
+    from core.ai.ground import place, unit_name
+
+    if not is_motorized(eng.state.units[uid]):
+        return None, ""                      # the non-motorised overrun only zero-factor hexes (13.4.1): left to moves
+    for gain, label, odds in candidates(eng, ctx, uid)[:ROUTES]:
+        try:
+            r = eng.query("route", units=[uid], to=label)
+        except IllegalAction:
+            continue
+        if not r or not r.get("overrun"):
+            continue
+        act = Action(kind="move", side=ctx.side, args={"units": [uid], "path": list(r["path"])})
+        if accepted(eng, act) is not None:
+            return act, f"{unit_name(uid)} overruns {place(label)} at {odds}"
+    return None, ""
