@@ -133,3 +133,31 @@ def test_13_6_reserve_may_enter_ezoc_and_overrun_while_reacting(gm):
     eng2.apply(move(ALLIED, ["UK-KDG"], ["C1009", "C1008"]))         # overrun the lone MSU
     assert eng2.step.key == "VII.1"
     assert "AX-MSU#1" not in eng2.state.units or eng2.state.units["AX-MSU#1"].loc != "C1008"
+
+
+def test_13_6_a_move_that_stays_put_with_reserve_enters_reserve_in_place(gm):
+    """"A unit may enter reserve status during a friendly Movement Phase, if it has used no more than one-half its
+    printed MA": a ``move`` naming ``reserve`` and no path (0 MP used) places the marker, as the ``reserve`` order
+    does (the play path above: 3 Aufkl); it was accepted and marked the unit moved without a marker.  "The unit cannot
+    have started its movement ... in an EZOC": next to KDG the same move is refused."""
+    eng = engine_at_movement([unit("GE-5Pz", AXIS, "C1001", steps=2)])
+    eng.apply(move(AXIS, ["GE-5Pz"], [], reserve=True))
+    assert eng.state.units["GE-5Pz"].reserve
+    assert "5 Pz enters reserve (13.6)" in eng.log[-1].events
+    eng = engine_at_movement([unit("GE-5Pz", AXIS, "C1001", steps=2), unit("UK-KDG", ALLIED, "C1002")])
+    with pytest.raises(IllegalAction) as exc:
+        eng.apply(move(AXIS, ["GE-5Pz"], [], reserve=True))
+    assert exc.value.rule == "13.6" and not eng.state.units["GE-5Pz"].reserve
+
+
+def test_13_6_no_reserve_while_reacting(gm):
+    """13.6 "during a friendly Movement Phase": a reacting unit may not enter reserve (it was marked at the end of
+    its reaction move)."""
+    eng = engine_at_movement([unit("UK-KDG", ALLIED, "C1010", reserve=True), unit("GE-5Pz", AXIS, "C1013", steps=2)],
+                             phase=7, step=1)
+    assert eng.pending().kind == "reaction"
+    with pytest.raises(IllegalAction) as exc:
+        eng.apply(move(ALLIED, ["UK-KDG"], ["C1011"], reserve=True))
+    assert exc.value.rule == "13.6"
+    eng.apply(move(ALLIED, ["UK-KDG"], ["C1011"]))
+    assert not eng.state.units["UK-KDG"].reserve                    # "removed if the unit moves"

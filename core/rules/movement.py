@@ -471,6 +471,8 @@ def parse_move(eng: Engine, frame: Frame, action: Action, reaction: bool) -> Mov
         path = path[1:]
     if not path and not a.get("reserve") and not a.get("exit"):
         raise IllegalAction("the path is empty: name the hexes entered", "13.1")
+    if reaction and a.get("reserve"):
+        raise IllegalAction("a unit enters reserve status during a friendly Movement Phase, not while reacting", "13.6")
     if reaction and (a.get("lift") or a.get("enter")):
         raise IllegalAction("transport and entering the map take place only during a friendly Movement Phase", "13.7")
     opts = MoveOptions(night=bool(a.get("night")), road_march=bool(a.get("road_march")), reaction=reaction,
@@ -706,6 +708,10 @@ class _MoveBase(Procedure):
         if not path:
             for uid in req.units:
                 frame.data["moved"][uid] = spent0.get(uid, frame.data["moved"].get(uid, 0))
+                if req.reserve and not action.args.get("exit"):
+                    # 13.6: a stack that stays where it is enters reserve in place, as the ``reserve`` order does
+                    u = st.units[uid]
+                    enter_reserve(eng, u, frame.data["moved"][uid], uid in frame.data.get("began_in_ezoc", []))
         else:
             self.run_path(eng, frame, req.units, path, req.opts, spent0, req.pickup, req.drop, rma_values,
                           reserve=req.reserve, forced=bool(action.args.get("forced_march")))
