@@ -25,7 +25,7 @@ from core.rules.status import (
 )
 from core.rules.special_units import info
 
-from core.ai import admin, overrun
+from core.ai import admin, overrun, reserve
 from core.ai import goals as goals_mod
 from core.ai.evaluate import unit_value
 from core.ai.search import accepted, fork
@@ -309,6 +309,8 @@ def movement(player: Any, d: Decision, eng: Engine) -> Action | None:
         act, why = (None, "") if ctx.why.get(uid) == "hold" else overrun.best_overrun(eng, ctx, uid)   # 13.4
         if act is None:
             act, why = best_move(eng, ctx, uid)
+        if act is None and (act := reserve.enter_reserve(eng, ctx, uid)) is not None:     # 13.6
+            why = f"{unit_name(uid)} in reserve"
         if act is None:
             continue
         if why and why not in mem["said"]:
@@ -343,6 +345,9 @@ def reaction(player: Any, d: Decision, eng: Engine) -> Action | None:
     side = d.side
     mem = phase_memory(player, eng, "reaction", side)
     mem.setdefault("tried", set())
+    act = reserve.react(player, d, eng, mem)          # 13.6: the units in reserve first
+    if act is not None:
+        return act
     frame = st.stack[-1]
     g = goals_mod.goals(eng, side)
     enemy = _enemy_strength(eng, side)
