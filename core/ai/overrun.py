@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.decisions import Action, IllegalAction
 from core.charts import decode_result
+from core.decisions import Action, IllegalAction
 from core.engine import Engine
+from core.names import place, unit_name
 from core.rules.combat_forms import overrun_refusal
 from core.rules.special_units import info
 from core.rules.status import hex_of, is_motorized, movement_allowance
@@ -80,8 +81,6 @@ def _sure(eng: Engine, uid: str, label: str) -> bool:
 def best_overrun(eng: Engine, ctx: Any, uid: str) -> tuple[Action | None, str]:
     """The move of ``uid`` that overruns the best hex of :func:`candidates` (the engine's own path, ``route``), or
     None; and its sentence of plan."""
-    from core.ai.ground import place, unit_name
-
     if not is_motorized(eng.state.units[uid]):
         return None, ""                      # the non-motorised overrun only zero-factor hexes (13.4.1): left to moves
     for gain, label, odds in candidates(eng, ctx, uid)[:ROUTES]:

@@ -19,6 +19,7 @@ from typing import Any
 from core.decisions import Action, Decision, IllegalAction
 from core.engine import Engine
 from core.hexgrid import Hex
+from core.names import place, unit_name
 from core.rules import movement as movement_rules
 from core.rules.special_units import info
 from core.rules.status import hex_of, is_combat, is_motorized
@@ -108,6 +109,6 @@ def react(player: Any, d: Decision, eng: Engine, mem: dict) -> Action | None:
                 continue
             act = Action(kind="move", side=side, args={"units": [uid], "path": list(path)})
             if accepted(eng, act) is not None:
-                player.say(f"{side}: {ground.unit_name(uid)} reacts from reserve to {ground.place(label)} (13.6).")
+                player.say(f"{side}: {unit_name(uid)} reacts from reserve to {place(label)} (13.6).")
                 return act
     return None
