@@ -105,3 +105,24 @@ def test_advances_next_to_its_supply_lines_but_not_off_them():
     eng, asked = _advance("test", base=True)
     assert asked[0] == {"unit": "GE-5Pz", "hex": "C0803", "kind": "advance"}
     assert Hex.parse("C0803") in supply.supply_lines(eng.state, "Axis").los      # and it is on the line once entered
+
+
+def _morale_choice(dump: bool) -> tuple[dict, Action]:
+    # Nizza attacks 1 SA BG (morale 3) at 1:2; a 1 gives the defender 'm' (14.5).  Without a dump the defender is
+    # out of combat supply (12.6): morale 3 + 1, the check passes on 1-2 only (8.1)
+    units = [("IT-Nizza", "Axis", "C1508", 1), ("AX-Dump#1", "Axis", "C1508", 1), ("SA-1SABG", "Allied", "C1509", 2)]
+    if dump:
+        units.append(("AL-Dump#1", "Allied", "C1509", 1))
+    eng = position(units)
+    attack(eng, 1, ["IT-Nizza"], "C1509")
+    while (d := eng.pending()).kind != "combat_morale":
+        eng.apply(pass_action(d))
+    assert d.side == "Allied" and [o.action.args["choice"] for o in d.options] == ["check", "withdraw"]
+    return d.context["def_supplied"], AIPlayer("Allied", 1).choose(d, eng)
+
+
+def test_morale_m_result_checks_when_it_passes_half_the_time_else_withdraws():
+    supplied, a = _morale_choice(dump=True)
+    assert supplied == {"SA-1SABG": True} and a.args == {"unit": "SA-1SABG", "choice": "check"}        # 3 in 6
+    supplied, a = _morale_choice(dump=False)
+    assert supplied == {"SA-1SABG": False} and a.args == {"unit": "SA-1SABG", "choice": "withdraw"}    # 2 in 6
