@@ -43,28 +43,39 @@ def retreat_ends(eng: Engine, uid: str, path: list[str], lo: int, hi: int) -> se
 
 
 def test_retreats_into_general_supply_not_next_to_the_enemy_nor_into_its_zoc():
-    # 7:1 on a 1: KDG withdraws 1-3 hexes (14.7.1).  The Allied base at C2409 reaches some of the hexes it may end
-    # in with a line of supply (12.4.1, IGS) and not the western ones (C1208...: only a line of communication, OGS)
+    # 5:1 on a 6: 22 Bde loses a step and routs 4-6 hexes (14.7.1).  The Allied base at C2409 reaches some of the
+    # hexes it may end in with a line of supply (12.4.1, IGS), not the western ones (a line of communication only)
+    eng = position([("GE-5Pz", "Axis", "C1508", 2), ("GE-3Aufkl", "Axis", "C1508", 1), ("AX-Dump#1", "Axis", "C1508", 1),
+                    ("UK-22Bde", "Allied", "C1509", 2), ("AL-Dump#1", "Allied", "C1509", 1),
+                    ("AL-Base#1", "Allied", "C2409", 1, {"active": True})])
+    attack(eng, 6, ["GE-5Pz", "GE-3Aufkl"], "C1509")
+    while (d := eng.pending()).kind != "combat_retreat":
+        eng.apply(pass_action(d))
+    assert d.side == "Allied" and d.context["unit"] == "UK-22Bde" and (d.context["min"], d.context["max"]) == (4, 6)
+    lines = supply.supply_lines(eng.state, "Allied")
+    ends = retreat_ends(eng, "UK-22Bde", ["C1509"], 4, 6)
+    # the choice is real: some legal ends are off the line of supply
+    assert {e for e in ends if Hex.parse(e) not in lines.los} and {e for e in ends if Hex.parse(e) in lines.los}
+    ai = AIPlayer("Allied", 1)
+    while (d := eng.pending()).kind == "combat_retreat" and d.side == "Allied":
+        eng.apply(ai.choose(d, eng))
+    bde = eng.state.units["UK-22Bde"]
+    end = Hex.parse(bde.loc)
+    assert bde.loc in ends and end in lines.los
+    assert not combat.in_ezoc(eng.state, "Allied", bde.loc)
+    assert end.distance(Hex.parse("C1508")) >= 3
+
+
+def test_a_withdrawal_holds_in_place_on_its_lines():
+    # 7:1 on a 1: KDG withdraws 1-3 hexes or holds in place disrupted (14.7.1); on its line of communication it holds
     eng = position([("GE-5Pz", "Axis", "C1508", 2), ("GE-3Aufkl", "Axis", "C1508", 1), ("AX-Dump#1", "Axis", "C1508", 1),
                     ("UK-KDG", "Allied", "C1509", 1), ("AL-Base#1", "Allied", "C2409", 1, {"active": True})])
     attack(eng, 1, ["GE-5Pz", "GE-3Aufkl"], "C1509")
     while (d := eng.pending()).kind != "combat_retreat":
         eng.apply(pass_action(d))
-    assert d.side == "Allied" and d.context["unit"] == "UK-KDG" and (d.context["min"], d.context["max"]) == (1, 3)
-    lines = supply.supply_lines(eng.state, "Allied")
-    ends = retreat_ends(eng, "UK-KDG", ["C1509"], 1, 3)
-    # the choice is real: some legal ends are off the line of supply, some in the Axis ZOC (C1408, C1608)
-    assert {"C1208", "C1308"} <= {e for e in ends if Hex.parse(e) not in lines.los}
-    assert any(combat.in_ezoc(eng.state, "Allied", e) for e in ends)
-    assert pass_action(d).args.get("hold")              # a player who passes holds in place, disrupted
-    ai = AIPlayer("Allied", 1)
-    while (d := eng.pending()).kind == "combat_retreat" and d.side == "Allied":
-        eng.apply(ai.choose(d, eng))
-    kdg = eng.state.units["UK-KDG"]
-    end = Hex.parse(kdg.loc)
-    assert kdg.loc in ends and end in lines.los
-    assert not combat.in_ezoc(eng.state, "Allied", kdg.loc)
-    assert end.distance(Hex.parse("C1508")) >= 2
+    assert Hex.parse("C1509") in supply.supply_lines(eng.state, "Allied").loc
+    a = AIPlayer("Allied", 1).choose(d, eng)
+    assert a.args == {"unit": "UK-KDG", "hold": True}
 
 
 def _advance(scenario: str, base: bool = False) -> tuple[Engine, list[dict]]:

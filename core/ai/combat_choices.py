@@ -140,8 +140,8 @@ def best_retreat(eng: Engine, cache: dict, side: str, uid: str, path: list[str],
 
 def retreat(player: Any, d: Decision, eng: Engine) -> Action | None:
     """14.7: retreat along the path whose end is best by :func:`retreat_end_value` (one offered step at a time);
-    hold in place (14.7.1, a withdrawal in place, disrupted) when the unit holds an objective hex or every retreat
-    is worse than standing disrupted."""
+    a withdrawal that may be taken in place (14.7.1, disrupted) holds unless the hex is cut off and a retreat
+    reaches supply."""
     side = d.side
     uid = str(d.context.get("unit", ""))
     path = [str(x) for x in d.context.get("path", [])]
@@ -154,9 +154,11 @@ def retreat(player: Any, d: Decision, eng: Engine) -> Action | None:
           for o in d.options if o.action.kind == "retreat" and o.action.side == side}
     hold = by.get((None, False, True))
     if hold is not None:
-        enemy = _enemy_hexes(eng, side)
-        here = retreat_end_value(eng, cache, side, uid, path[-1], enemy) - 3.0      # disrupted in place
-        if path[-1] in cache["goals"].hold or here >= val:
+        # a withdrawal may be taken in place, disrupted (14.7.1): the ground is kept (measured: holding beats every
+        # retreat against the greedy and random players), unless the hex is cut off (12.5: no line of supply or
+        # communication) and a retreat reaches a line of supply
+        here = Hex.parse(path[-1])
+        if here in cache["los"] or here in cache["loc"] or Hex.parse(best[-1]) not in cache["los"]:
             return hold
     if len(best) > len(path):
         return by.get((best[len(path)], False, False))
