@@ -149,7 +149,13 @@ def retreat(player: Any, d: Decision, eng: Engine) -> Action | None:
         return None
     cache = _cache(player, eng, side)
     lo, hi = int(d.context.get("min", 1)), int(d.context.get("max", 1))
-    val, best = best_retreat(eng, cache, side, uid, path, lo, hi)
+    plans = cache.setdefault("retreats", {})           # the path chosen at the retreat's first step, followed after
+    planned = plans.get(uid)
+    if planned is not None and len(path) > 1 and planned[:len(path)] == path:
+        best = planned
+    else:
+        _val, best = best_retreat(eng, cache, side, uid, path, lo, hi)
+        plans[uid] = best
     by = {(o.action.args.get("to"), bool(o.action.args.get("stop")), bool(o.action.args.get("hold"))): o.action
           for o in d.options if o.action.kind == "retreat" and o.action.side == side}
     hold = by.get((None, False, True))
