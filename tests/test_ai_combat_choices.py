@@ -137,3 +137,23 @@ def test_morale_m_result_checks_when_it_passes_half_the_time_else_withdraws():
     assert supplied == {"SA-1SABG": True} and a.args == {"unit": "SA-1SABG", "choice": "check"}        # 3 in 6
     supplied, a = _morale_choice(dump=False)
     assert supplied == {"SA-1SABG": False} and a.args == {"unit": "SA-1SABG", "choice": "withdraw"}    # 2 in 6
+
+
+def test_exploits_a_mobile_battle_toward_the_objective():
+    # 14.9.2 / 14.9.3: 5 Pz (mobile battle marker, 14.9.2) clears C0402 on a 2 (KDG withdraws, scripted as a player
+    # who passes would); it advances (14.8: the exploitation follows only an advance) and exploits up to its RMA
+    # toward Mersa Brega (C0803, an objective of Sonnenblume's 26.3 port count)
+    eng = position([("GE-5Pz", "Axis", "C0401", 2, {"flags": {"battle": "mobile"}}), ("AX-Dump#1", "Axis", "C0401", 1),
+                    ("AX-Base#1", "Axis", "C0301", 1, {"active": True}), ("UK-KDG", "Allied", "C0402", 1)],
+                   "sonnenblume")
+    eng.dice = ScriptedDice([2] * 40)
+    eng.apply(Action(kind="declare", side="Axis", args={"attackers": ["GE-5Pz"], "hexes": ["C0402"], "form": "mobile"}))
+    ai = AIPlayer("Axis", 1)
+    kinds = []
+    while (d := eng.pending()) is not None and not (d.kind == "combat_declare" and kinds):
+        a = ai.choose(d, eng) if d.kind in ("combat_advance", "combat_exploit") else pass_action(d)
+        kinds.append((d.kind, a.kind))
+        eng.apply(a)
+    assert ("combat_advance", "advance") in kinds and ("combat_exploit", "exploit") in kinds
+    goal = Hex.parse("C0803")
+    assert Hex.parse(eng.state.units["GE-5Pz"].loc).distance(goal) < Hex.parse("C0402").distance(goal) - 1

@@ -266,7 +266,10 @@ def exploit(player: Any, d: Decision, eng: Engine) -> Action | None:
                 continue
             gain = 3.0
         else:
-            goal = min(targets or enemy or {to}, key=lambda t: (to.distance(t), t.label))
+            aims = targets or sorted(enemy, key=lambda e: e.label)
+            if not aims:
+                continue
+            goal = min(aims, key=lambda t: (to.distance(t), t.label))
             gain = here.distance(goal) - to.distance(goal)
             if gain <= 0 or sum(1 for e in enemy if to.distance(e) == 1) > 1:
                 continue
