@@ -203,9 +203,10 @@ def morale(player: Any, d: Decision, eng: Engine) -> Action | None:
 # --------------------------------------------------------------------------- 14.8 advance
 def advance(player: Any, d: Decision, eng: Engine) -> Action | None:
     """14.8: advance into the vacated hex when it is an objective (to take or hold) or next to the side's lines of
-    supply or communication (12.4: the advancing units are not cut off there), the strongest unit first, while the hex has
-    room (10.0: stacking applies at the end of the advance); else no (more) advances.  A mobile battle's
-    exploitation (14.9.3) follows only an advance."""
+    supply or communication (12.4: the advancing units are not cut off there), the strongest unit first; else no
+    (more) advances.  Every attacker advances, even over the stacking limit (10.3: the hex is disrupted at the end of
+    the phase): stopping at the limit lost Sonnenblume games as the Axis against the greedy player that advancing
+    won (seeds 1 and 2).  A mobile battle's exploitation (14.9.3) follows only an advance."""
     side = d.side
     st = eng.state
     cache = _cache(player, eng, side)
@@ -224,8 +225,6 @@ def advance(player: Any, d: Decision, eng: Engine) -> Action | None:
         if uid not in st.units or hx is None:
             continue
         if not (h in g.take or h in g.hold or hx in lined or hex_of(st.units[uid]) in lined):
-            continue
-        if _overstacks(st, uid, h):
             continue
         strength = float(su.info(st, uid).cf) + (2.0 if is_motorized(st.units[uid]) else 0.0)
         cands.append((-strength, uid, a))
