@@ -28,7 +28,7 @@ from core.rules.special_units import info
 from core.ai import admin, overrun, reserve
 from core.ai import goals as goals_mod
 from core.ai.evaluate import unit_value
-from core.ai.search import accepted, fork
+from core.ai.search import accepted, accepted_move, fork
 
 LOSS = {"Q": 0.25, "H": 0.5, "E": 1.0, "X": 0.5, None: 0.0}
 #: the worth of a retreat code (14.5, 14.7) as a fraction of the unit's worth: r retreat, w withdraw or check, m check
@@ -363,8 +363,8 @@ def reaction(player: Any, d: Decision, eng: Engine) -> Action | None:
             path = reachable(eng, side, uid).get(h)
             if not path:
                 continue
-            act = Action(kind="move", side=side, args={"units": [uid], "path": list(path)})
-            if accepted(eng, act) is not None:
+            act = accepted_move(eng, side, [uid], path)
+            if act is not None:
                 player.say(f"{side}: {unit_name(uid)} reacts into {place(h)} (13.5).")
                 return act
     return _done(d, side)

@@ -19,7 +19,7 @@ from core.rules.combat_forms import overrun_refusal
 from core.rules.special_units import info
 from core.rules.status import hex_of, is_motorized, movement_allowance
 
-from core.ai.search import accepted
+from core.ai.search import accepted_move
 
 #: the expected gain in worth (enemy lost minus own, :func:`core.ai.ground.attack_value`) an overrun must promise
 OVERRUN_THRESHOLD = 1.0
@@ -90,7 +90,7 @@ def best_overrun(eng: Engine, ctx: Any, uid: str) -> tuple[Action | None, str]:
             continue
         if not r or not r.get("overrun"):
             continue
-        act = Action(kind="move", side=ctx.side, args={"units": [uid], "path": list(r["path"])})
-        if accepted(eng, act) is not None:
+        act = accepted_move(eng, ctx.side, [uid], r["path"])
+        if act is not None:
             return act, f"{unit_name(uid)} overruns {place(label)} at {odds}"
     return None, ""

@@ -24,7 +24,7 @@ from core.rules import movement as movement_rules
 from core.rules.special_units import info
 from core.rules.status import hex_of, is_combat, is_motorized
 
-from core.ai.search import accepted
+from core.ai.search import accepted, accepted_move
 
 #: hexes from the nearest enemy combat unit a unit must be to enter reserve
 BEHIND = 3
@@ -107,8 +107,8 @@ def react(player: Any, d: Decision, eng: Engine, mem: dict) -> Action | None:
             path = paths.get(label)
             if not path:
                 continue
-            act = Action(kind="move", side=side, args={"units": [uid], "path": list(path)})
-            if accepted(eng, act) is not None:
+            act = accepted_move(eng, side, [uid], path)
+            if act is not None:
                 player.say(f"{side}: {unit_name(uid)} reacts from reserve to {place(label)} (13.6).")
                 return act
     return None

@@ -33,6 +33,12 @@ def accepted(engine: Engine, action: Action, rng: random.Random | None = None) -
     return copy
 
 
+def accepted_move(engine: Engine, side: str, units: list[str], path: list[str]) -> Action | None:
+    """The ``move`` of ``units`` along ``path`` if the engine accepts it (tried on a copy), else None."""
+    act = Action(kind="move", side=side, args={"units": list(units), "path": list(path)})
+    return act if accepted(engine, act) is not None else None
+
+
 def sample_outcomes(engine: Engine, actions: list[Action], score: Callable[[Engine], float], rng: random.Random,
                     samples: int, answer: Callable[[Engine], Action | None] | None = None,
                     depth: int = 60) -> float | None:
