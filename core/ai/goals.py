@@ -36,6 +36,9 @@ class Goals:
     #: enemy-held objectives whose condition needs a line of communication (``loc_to``): objective -> the land
     #: hexes two hexes around it, whose occupation (and ZOC, 11.0) cuts every line out of it (12.4.2)
     siege: dict[str, list[str]] = field(default_factory=dict)
+    #: enemy bases the enemy's own victory needs (an enemy ``base_with_loc`` condition, 30.3-like) -> weight: a
+    #: base captured or destroyed (12.2.7) leaves no line to draw from it (12.4.2), whatever the ZOC around it
+    strike: dict[str, float] = field(default_factory=dict)
 
 
 def _label(h: str) -> str | None:
@@ -108,6 +111,8 @@ def goals(eng: Engine, side: str) -> Goals:
             # enemy's bases first
             end = _label(str(c.get("loc_to", "")))
             bases = [Hex.parse(b) for b in victory_rules._bases(eng, other(side)) if _label(b)]
+            for b in bases:
+                g.strike[b.label] = max(g.strike.get(b.label, 0.0), g.weights.get(b.label, 1.0))
             if end and bases:
                 # next to a base its hex is in our ZOC, where no line starts (11.0, 12.4); then around the end
                 for b in bases:

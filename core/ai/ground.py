@@ -7,6 +7,7 @@ Every legal fact comes from the engine: the hexes a unit can reach and the paths
 
 from __future__ import annotations
 
+import heapq
 import random
 import re
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from core.rules import movement as movement_rules
 from core.rules import stacking, supply, tec
 from core.rules.combat import dumps_for, may_attack
 from core.rules.status import (
-    hex_of, is_combat, is_motorized, movement_allowance,
+    hex_of, is_combat, is_motorized, movement_allowance, tec_class,
 )
 from core.rules.special_units import info
 
@@ -38,6 +39,10 @@ RETREAT_ATTACKER = {"r": 0.3, "w": 0.15, "m": 0.02, None: 0.0}
 ATTACK_THRESHOLD = 0.3
 #: how far (hexes) enemy units are felt as a threat
 THREAT_RADIUS = 3
+#: motorised units sent at each enemy base the enemy's victory needs (:attr:`core.ai.goals.Goals.strike`)
+STRIKE_FORCE = 8
+#: the worth of taking such a base (12.2.7), against the steps of worth an attack weighs (:func:`attack_value`)
+STRIKE_WORTH = 10.0
 
 
 # --------------------------------------------------------------------------- phase context
@@ -58,6 +63,43 @@ class Context:
     role: dict[str, str] = field(default_factory=dict)          # unit -> target hex label
     why: dict[str, str] = field(default_factory=dict)           # unit -> hold / take / siege / front
     siege_of: dict[str, str] = field(default_factory=dict)      # siege ring hex -> the objective it cuts off
+    #: (strike objective, TEC class) -> {hex: MP in eighths to reach the objective}, see :func:`travel_field`
+    travel: dict = field(default_factory=dict)
+
+    def travel_mp(self, target: str, cls: str, h: Hex) -> float | None:
+        """MP a unit of TEC class ``cls`` pays from ``h`` to ``target`` by the terrain alone (None: no way)."""
+        key = (target, cls)
+        if key not in self.travel:
+            self.travel[key] = travel_field(tec.current_map(), cls, Hex.parse(target))
+        e = self.travel[key].get(h)
+        return None if e is None else e / 8
+
+
+#: how far (MP) :func:`travel_field` looks
+TRAVEL_FAR = 160
+
+
+def travel_field(gm: tec.GroundMap, cls: str, target: Hex, far: int = TRAVEL_FAR) -> dict[Hex, int]:
+    """Every hex within ``far`` MP of ``target`` -> the MP (eighths) a unit of TEC class ``cls`` pays to move from it
+    to ``target`` by the Terrain Effects Chart alone (13.3: roads negate other terrain, so the cheapest way is the
+    road's); enemy units and ZOC are left to the engine's own search when the move is made."""
+    dist: dict[Hex, int] = {target: 0}
+    heap: list[tuple[int, Hex]] = [(0, target)]
+    while heap:
+        d, h = heapq.heappop(heap)
+        if d > dist.get(h, d) or d > far * 8:
+            continue
+        for n in h.neighbours():
+            if not gm.on_grid(n):
+                continue
+            c, _ = tec.step_cost(gm, cls, n, h)           # from n into h
+            if c is None:
+                continue
+            nd = d + c
+            if nd < dist.get(n, nd + 1):
+                dist[n] = nd
+                heapq.heappush(heap, (nd, n))
+    return dist
 
 
 def _enemy_strength(eng: Engine, side: str) -> dict[Hex, float]:
@@ -139,6 +181,18 @@ def assign_roles(eng: Engine, ctx: Context) -> None:
             ctx.role[uid], ctx.why[uid] = h, "hold"
             free.discard(uid)
             need -= 1
+    for base, _w in sorted(ctx.goals.strike.items(), key=lambda kv: (-kv[1], kv[0])):
+        # a motorised force dashes at an enemy base the enemy's victory needs, to take it in a Combat Phase (12.2.6,
+        # 12.2.7): the fastest units that can get next to it soonest
+        def phases(u: str) -> float:
+            mp = ctx.travel_mp(base, tec_class(st.units[u]), pos[u])
+            return (mp if mp is not None else 10 ** 6) / max(1, movement_allowance(st.units[u]))
+
+        fast = sorted((u for u in free if is_motorized(st.units[u]) and info(st, u).real_cf),
+                      key=lambda u: (phases(u), u))
+        for uid in fast[:STRIKE_FORCE]:
+            ctx.role[uid], ctx.why[uid] = base, "strike"
+            free.discard(uid)
     for obj, ring in sorted(ctx.goals.siege.items(), key=lambda kv: (-ctx.goals.weights.get(kv[0], 0),
                                                                       len(kv[1]), kv[0])):
         for r in ring:
@@ -186,11 +240,20 @@ def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float
     if target:
         t = Hex.parse(target)
         d0, d1 = start.distance(t), h.distance(t)
-        s += (d0 - d1) * (1.5 if why in ("take", "siege") else 1.0)
+        if why == "strike":
+            # the cheapest way in MP (the road), not the straight line: 4 road hexes of a motorised unit are 1 MP
+            cls = tec_class(u)
+            m0, m1 = ctx.travel_mp(target, cls, start), ctx.travel_mp(target, cls, h)
+            if m0 is not None and m1 is not None:
+                s += (m0 - m1) * 1.5
+        else:
+            s += (d0 - d1) * (1.5 if why in ("take", "siege") else 1.0)
         if d1 == 0:
             s += 4.0 if why != "front" else 0.0
         elif why == "siege" and d1 == 1:
             s += 1.5
+        elif why == "strike" and d1 == 1:
+            s += 6.0                  # next to the base: it can be attacked in the Combat Phase (14.0, 12.2.6)
         if why == "hold" and d1 > 1:
             s -= 1.0
     mine = max(0.5, float(info(st, uid).cf))
@@ -206,7 +269,7 @@ def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float
     if threat > 0:
         ratio = threat / max(here, 0.5)
         if ratio > 3:
-            s -= min(6.0, (ratio - 3) * 0.8) * (0.5 if why in ("take", "siege") else 1.0)
+            s -= min(6.0, (ratio - 3) * 0.8) * (0.5 if why in ("take", "siege", "strike") else 1.0)
     # adjacent enemy stacks we could attack at good odds next Combat Phase
     for n, e in ctx.adjacent.get(h, ()):
         if here >= 2.5 * e:
@@ -237,7 +300,7 @@ def best_move(eng: Engine, ctx: Context, uid: str) -> tuple[Action | None, str]:
         return None, ""
     side = ctx.side
     target = ctx.role.get(uid, "")
-    if ctx.why.get(uid) == "take" and target and not ctx.enemy_cf.get(Hex.parse(target)) and any(
+    if ctx.why.get(uid) in ("take", "strike") and target and not ctx.enemy_cf.get(Hex.parse(target)) and any(
             v.side != side for v in st.units_at(target)):
         act = _capture(eng, side, uid, target)      # only enemy supply units there: capture them (12.2.7, 13.4)
         if act is not None:
@@ -260,7 +323,7 @@ def best_move(eng: Engine, ctx: Context, uid: str) -> tuple[Action | None, str]:
     ranked.sort()
     why = ctx.why.get(uid, "")
     verb = {"take": "advancing on", "hold": "holding", "front": "closing up toward",
-            "siege": "cutting off"}.get(why, "moving toward")
+            "siege": "cutting off", "strike": "dashing at the base in"}.get(why, "moving toward")
     if why == "siege":
         target = ctx.siege_of.get(target, target)
     for _sc, lab, path in ranked[:3]:
@@ -384,11 +447,18 @@ def attack_value(eng: Engine, side: str, attackers: list[str], hexes: list[str],
         return -99.0, ""
     gain = 0.0
     defenders = list(pv.get("defenders", []))
+    line = str(pv.get("line", ""))
     for row in pv["results"]:
         by = row["by_unit"]
         dl = 0.0
         dsteps = 0.0
         cleared = bool(defenders)
+        if not defenders:
+            # supply units alone: any defender result but No Effect, then an advance of an attacker that neither
+            # retreats nor is eliminated, takes them (12.2.6, 12.2.7, 14.8)
+            res = [decode_result(by.get(a, "-")) for a in attackers]
+            cleared = (str(row.get("defender", {}).get(line, "-")) != "-"
+                       and any(r.loss != "E" and r.retreat not in ("w", "r") for r in res))
         for du in defenders:
             r = decode_result(by.get(du, "-"))
             u = st.units.get(du)
@@ -410,7 +480,7 @@ def attack_value(eng: Engine, side: str, attackers: list[str], hexes: list[str],
             al += RETREAT_ATTACKER.get(r.retreat, 0.0) * unit_value(u)
         obj = 0.0
         if goals is not None and cleared:
-            obj = sum(3.0 * goals.take.get(h, 0.0) for h in hexes)
+            obj = sum(3.0 * goals.take.get(h, 0.0) + STRIKE_WORTH * goals.strike.get(h, 0.0) for h in hexes)
         gain += dl - al + obj
     return gain / max(1, len(pv["results"])), str(pv.get("odds", ""))
 
@@ -490,7 +560,12 @@ def plan_attacks(player: Any, eng: Engine, side: str) -> tuple[list[Action], lis
     targets: dict[str, list[str]] = {}
     for loc, ids in by_hex.items():
         for n in Hex.parse(loc).neighbours():
-            if any(v.side == other(side) and is_combat(v) for v in st.units_at(n.label)):
+            here = st.units_at(n.label)
+            # enemy combat units; or an enemy base the enemy's victory needs, held by supply units alone where it
+            # cannot be overrun (13.4.2): they defend with one factor, and any result but No Effect followed by an
+            # advance takes them (12.2.6, 12.2.7)
+            if any(v.side == other(side) and is_combat(v) for v in here) or (
+                    n.label in g.strike and any(v.side == other(side) for v in here)):
                 targets.setdefault(n.label, []).extend(sorted(ids))
     cands = []
     for h, att in sorted(targets.items()):
