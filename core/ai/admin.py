@@ -23,6 +23,7 @@ from core.ai.admin_util import (enemy_hexes, my_options, nearest, objective_hexe
                                 unit_worth)
 from core.decisions import Action, Decision
 from core.hexgrid import Hex, HexLabelError
+from core.rules import stacking, tec
 from core.rules.status import counter_of, hex_of
 
 if TYPE_CHECKING:
@@ -166,13 +167,18 @@ def _reinforce(player: Any, decision: Decision, engine: "Engine") -> Action:
         return _first(player, decision, engine)
     front = enemy_hexes(engine, player.side)
     goals = objective_hexes(engine, player.side)
+    st = engine.state
+    pts = stacking.stacking_points(st.units[uid]) if uid in st.units else 0
+    gm = tec.current_map()
 
     def score(a: Action) -> tuple:
         h = _hex(str(a.args.get("to")))
         if h is None:
-            return (1, 0, str(a.args.get("to")))      # a box: after any safe hex
+            return (1, 0, 0, str(a.args.get("to")))      # a box: after any safe hex
         d = nearest(h, front)
-        return (0 if d > 1 else 2, min(nearest(h, goals), d), h.label)
+        # 10.3: a hex over the stacking limit at the end of the phase disrupts every unit in it
+        over = sum(stacking.stacking_points(v) for v in st.units_at(h.label)) + pts > stacking.limit(gm, h.label)
+        return (0 if d > 1 else 2, int(over), min(nearest(h, goals), d), h.label)
 
     a = min(deploys, key=score)
     plan_line(player, f"{uid} arrives at {a.args.get('to')} (7.0)")
