@@ -1,0 +1,90 @@
+"""The computer opponent against an enemy victory that needs a base (30.3 "an Axis base on the map with an LOC to
+L2909"): the base is a strike objective derived from the victory data, a motorised force is sent at it along the
+road, and a base held by supply units alone in a city (13.4.2: no overrun) is attacked (12.2.6, 12.2.7)."""
+
+from __future__ import annotations
+
+from core.ai import AIPlayer, ground
+from core.ai import goals as goals_mod
+from core.engine import Engine
+from core.newgame import initial_state
+from core.players import Table, make_player
+from core.rules.status import is_motorized
+from core.scenario import load
+from core.state import Frame, GameState, UnitState
+
+
+def trail(seed: int = 1) -> Engine:
+    return Engine(initial_state(load("trail-of-the-fox"), seed))
+
+
+def test_the_axis_base_the_axis_victory_needs_is_the_allied_strike_objective():
+    eng = trail()
+    assert set(goals_mod.goals(eng, "Allied").strike) == {"L2817"}      # Tripoli, the Axis primary base (30.1)
+    assert goals_mod.goals(eng, "Axis").strike == {}                     # the Allied victory needs no base (30.3)
+
+
+def test_a_motorised_force_is_sent_at_the_base_by_the_road():
+    eng = trail()
+    ctx = ground.context(eng, "Allied")
+    force = [u for u, why in ctx.why.items() if why == "strike"]
+    assert 0 < len(force) <= ground.STRIKE_FORCE
+    assert all(ctx.role[u] == "L2817" and is_motorized(eng.state.units[u]) for u in force)
+    # the road is the cheap way (13.3): a trucked unit at El Agheila is 49 road hexes, 12.25 MP, from Tripoli; the
+    # desert due west of the arrival edge costs more than twice that
+    assert ctx.travel_mp("L2817", "trucked", ground.Hex.parse("C0701")) == 12.25
+    assert ctx.travel_mp("L2817", "trucked", ground.Hex.parse("C0201")) > 2 * 12.25 * 0.8
+
+
+def _trail_position(units: list[tuple]) -> Engine:
+    """Trail of the Fox's victory data, the Allies first player, at the First Player Combat Phase (VIII)."""
+    us = {u[0]: UnitState(id=u[0], side=u[1], loc=u[2], steps=u[3], **(u[4] if len(u) > 4 else {})) for u in units}
+    return Engine(GameState(scenario="trail-of-the-fox", seed=1, gt=32, phase=8, step=1, initiative="Axis",
+                            first_player="Allied", surprise=False, end_gt=33, units=us, vars={"weather_rules": False},
+                            stack=[Frame(proc="turn")]))
+
+
+def test_attacks_the_base_held_by_supply_units_alone():
+    # Tripoli (a city: no overrun, 13.4.2) holds the Axis base and a dump, no combat unit; two motorised units next
+    # to it attack: any result but No Effect followed by an advance takes the supply units (12.2.6, 12.2.7)
+    eng = _trail_position([("AX-Base#1", "Axis", "L2817", 1, {"active": True}), ("AX-Dump#1", "Axis", "L2817", 1),
+                           ("IT-Tunisia", "Axis", "L2909", 1),
+                           ("UK-78SG", "Allied", "L2717", 1), ("UK-7Motor", "Allied", "L2717", 1)])
+    d = eng.pending()
+    assert d.kind == "combat_declare" and d.side == "Allied"
+    a = AIPlayer("Allied", 1).choose(d, eng)
+    assert a.kind == "declare" and a.args["hexes"] == ["L2817"]
+    assert sorted(a.args["attackers"]) == ["UK-78SG", "UK-7Motor"]
+
+
+def test_the_same_attack_is_not_made_on_supply_units_no_victory_needs():
+    # the same position without the base: a dump alone is no strike objective (the Axis victory needs a base), and
+    # supply units alone are not attacked for their own sake
+    eng = _trail_position([("AX-Dump#1", "Axis", "L2817", 1), ("IT-Tunisia", "Axis", "L2909", 1),
+                           ("UK-78SG", "Allied", "L2717", 1), ("UK-7Motor", "Allied", "L2717", 1)])
+    d = eng.pending()
+    assert AIPlayer("Allied", 1).choose(d, eng).kind == "done"
+
+
+def test_reinforcements_are_not_overstacked_while_an_arrival_hex_has_room():
+    # 10.3: a hex over the limit at the end of the phase disrupts every unit in it; the AI fills the east-edge hexes
+    # of 30.2 in turn and overstacks one only when every hex it may use (not next to the enemy) is full
+    eng = trail(1)
+    table = Table.of(make_player("pass", "Axis", 1), make_player("ai", "Allied", 1))
+    from core.rules import stacking, tec
+    checked = 0
+    while (d := eng.pending()) is not None and eng.state.gt < 33:
+        side, a = table.choose(eng)
+        if side == "Allied" and a.kind == "deploy" and eng.state.gt == 32:
+            gm = tec.current_map()
+            pts = stacking.stacking_points(eng.state.units[a.args["unit"]])
+
+            def room(h: str) -> bool:
+                return sum(stacking.stacking_points(v) for v in eng.state.units_at(h)) + pts <= stacking.limit(gm, h)
+            if pts and not room(a.args["to"]):
+                hexes = {o.action.args["to"] for o in d.options if o.action.kind == "deploy"}
+                assert not any(room(h) and not h.startswith("box") for h in hexes
+                               if ground.Hex.parse(h).distance(ground.Hex.parse("C0701")) > 1)
+            checked += pts > 0
+        eng.apply(a)
+    assert checked >= 10
