@@ -180,8 +180,9 @@ def pass_chance(eng: Engine, uid: str, supplied: bool) -> float:
 
 
 def morale(player: Any, d: Decision, eng: Engine) -> Action | None:
-    """14.5 ``m``: take the morale check when it passes at least half the time or the unit holds an objective hex
-    (a withdrawal gives the hex up), else withdraw 1-3 hexes (a failed check leaves the unit disrupted where it
+    """14.5 ``m``: take the morale check when it passes at least half the time, the unit holds an objective hex
+    (a withdrawal gives the hex up) or attacks an enemy base the enemy's victory needs (a strike objective), else
+    withdraw 1-3 hexes (a failed check leaves the unit disrupted where it
     stands)."""
     opts = {o.action.args.get("choice"): o.action for o in d.options
             if o.action.kind == "morale_choice" and o.action.side == d.side}
@@ -197,6 +198,8 @@ def morale(player: Any, d: Decision, eng: Engine) -> Action | None:
     cache = _cache(player, eng, d.side)
     if st.units[uid].loc in cache["goals"].hold or pass_chance(eng, uid, bool(sup.get(uid, True))) >= CHECK_AT:
         return check
+    if not defending and any(h in cache["goals"].strike for h in d.context.get("hexes", [])):
+        return check        # only an attacker that stays may advance and take the base (14.8, 12.2.7)
     return withdraw
 
 
