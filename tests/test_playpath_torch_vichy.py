@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from core.decisions import ALLIED, AXIS, Decision
 from core.dice import ScriptedDice, SeededDice
+from core.rules import offmap
 from tests.playpath import Play
 
 US = ("US-1Inf", "US-3Inf", "US-1Arm")
@@ -123,3 +124,36 @@ def test_22_7_play_path_run_for_tunis_us_infantry_fight_the_vichy_french_in_the_
     assert p.state.units["VFA-Oran"].steps == 1 and p.state.units["VFA-Oran"].loc == "box:Tlemcen"
     d = p.pending                                            # each box once per Combat Phase
     assert d.kind != "fna_box_combat" or not [o for o in d.options if o.action.kind == "fna_box_attack"]
+
+
+def test_23_1_alc_23_play_path_run_for_tunis_torch_invasion_activates_alc_24_and_puts_alc_25_in_play():
+    """23.1 ALC-21 a): ALC-23 may be played at the beginning of an Events Phase from GT 27 on (29.0: GT 31, the
+    set-up starts after GT 30's Events Phase); e) it activates ALC-24 (Operation Torch, Tunisia), which the Allies
+    then declare, and puts ALC-25 (US Inexperience, side 2/+1 up) in play; d) French North Africa is in play and the
+    Vichy French are neutral (ALC-21 i)."""
+    p = Play("run-for-tunis", seed=1)
+    p.to("events", side=ALLIED, gt=31)
+    assert p.option("play_card", card="ALC-23") is not None and p.option("play_card", card="ALC-24") is None
+    assert not offmap.fna_in_play(p.eng)
+    p.act("play_card", card="ALC-23")
+    cards = p.state.cards
+    assert cards["ALC-23"]["plays"] == 1 and cards["ALC-25"]["status"] == "in_play"
+    assert cards["ALC-25"]["side_up"] == "2/+1" and cards["ALC-24"]["status"] != "in_play"
+    assert offmap.fna_in_play(p.eng) and p.state.units["VFA-Oran"].flags["vichy"] == "neutral"
+    p.act("play_card", card="ALC-24")
+    assert cards["ALC-24"]["status"] == "in_play" and cards["ALC-24"]["plays"] == 1
+    assert cards["ALC-27"]["status"] == "deck"           # played on the GT after ALC-23 (31.0 reaches it, below)
+
+
+def test_23_1_alc_27_play_path_tunisian_campaign_vichy_accord_is_played_the_gt_after_torch():
+    """23.1 ALC-27 Vichy Accord: scheduled by ALC-23 (played on GT 31) and played on GT 32 (31.0 runs to GT 36);
+    with no Vichy French unit joined its b) DRM on the Vichy French Reaction Table is 0."""
+    p = Play("tunisian-campaign", seed=1)
+    p.to("events", side=ALLIED, gt=31)
+    p.act("play_card", card="ALC-23")
+    n = len(p.eng.log)
+    p.to("events", side=ALLIED, gt=32)
+    assert "ALC-27 Vichy Accord is played: scheduled (23.1 ALC-27) (23.1 ALC-27)" in p.events(since=n)
+    c = p.state.cards["ALC-27"]
+    assert c["status"] == "in_play" and c["played_gt"] == 32 and c["plays"] == 1
+    assert p.eng.query("vichy_reaction_drm") == 0
