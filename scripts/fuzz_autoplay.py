@@ -456,7 +456,8 @@ def play(sc: str, seed: int, folder: Path, time_limit: float, max_decisions: int
         eng = g.engine
         from core.rules.events import CARDS
 
-        for cid, c in eng.state.cards.items():      # in effect from the set-up (24.0-33.0)
+        NOW[0] = 0                                  # the set-up's cards are reached at decision 0, not at the
+        for cid, c in eng.state.cards.items():      # previous game's last one; in effect from the set-up (24.0-33.0)
             # at-start cards set the scenario up and are discarded after it (5.0 At Start Cards)
             if c.get("status") == "in_play" or (c.get("status") == "discarded" and cid in CARDS
                                                  and CARDS[cid].kind == "at_start"):
