@@ -931,8 +931,23 @@ def _fifth_play(eng: Engine, c: dict, args: dict) -> None:
     _fifth_each_gt(eng, c)
 
 
+def fifth_army_held(state: Any, uid: str) -> bool:
+    """23.2 AXC-1 Important: "Divisions listed as part of Fifth Army have movement restrictions imposed until
+    released by AXC-8 (Fifth Army)": a division of AXC-8's table may not move until AXC-8 releases it (its T+n row,
+    or all at once, AXC-8 Important).  Before AXC-8 is in play every division of the table is held; a scenario that
+    does not use AXC-8 (24.1) holds none.  The one definition the movement rules and the query use."""
+    st = _st(state)
+    c = st.cards.get("AXC-8")
+    if not c or c.get("status") == "not_used" or c.get("all_released") or "AXC-1" not in st.cards:
+        return False
+    held = st.vars.get("fifth_army_restricted")
+    if held is None:
+        held = [u for _, units in fifth_army_schedule() for u in units]
+    return offmap.base_id(uid) in held
+
+
 card("AXC-8", "Fifth Army", "event", on_play=_fifth_play, each_gt=_fifth_each_gt)
-QUERIES["fifth_army_restricted"] = lambda eng, unit="": unit in eng.state.vars.get("fifth_army_restricted", [])
+QUERIES["fifth_army_restricted"] = lambda eng, unit="": fifth_army_held(eng, unit)
 
 card("AXC-9", "Axis in Egypt", "event", each_gt=_track_axc9)
 

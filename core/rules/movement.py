@@ -101,6 +101,18 @@ def recon_strength(units: list[UnitState]) -> int:
                if not u.disrupted and (counter_of(u).cf_flag == "R") and is_combat(u))
 
 
+def _events() -> Any:
+    from core.rules import events
+    return events
+
+
+def check_not_held(st: GameState, u: UnitState) -> None:
+    """23.2 AXC-1 Important / AXC-8: a Fifth Army division not yet released does not move (by land, rail or sea)."""
+    if _events().fifth_army_held(st, u.id):
+        raise IllegalAction(f"{counter_of(u).name} is a Fifth Army division: it may not move until AXC-8 (Fifth Army) "
+                            "releases it (23.2 AXC-1 Important, AXC-8)", "23.2 AXC-8")
+
+
 def _fna() -> Any:
     from core.rules import fna     # (fna imports this module)
     return fna
@@ -451,6 +463,7 @@ def parse_move(eng: Engine, frame: Frame, action: Action, reaction: bool) -> Mov
         if _fna().inactive_vf(st, u):
             raise IllegalAction(f"{counter_of(u).name} is a Vichy French unit: not active until ALC-23 (Operation Torch "
                                 "Invasion) is played (23.1 ALC-3 Important)", "23.1 ALC-3")
+        check_not_held(st, u)
         if hex_of(u) is None and not (a.get("enter") and u.loc == a.get("enter")):
             raise IllegalAction(f"{counter_of(u).name} is not on the hex grid ({u.loc}); to enter it name the box in "
                                 "args.enter (13.8, 22.0)", "13.8")
@@ -527,7 +540,8 @@ def _units_free(eng: Engine, frame: Frame, side: str) -> list[UnitState]:
     return [u for u in sorted(eng.state.units_of(side), key=lambda x: x.id)
             if hex_of(u) is not None and u.id not in moved and movement_allowance(u) > 0 and not u.captured
             and (is_combat(u) or supply_kind(u) == "msu") and not _fna().neutral_vf(u)
-            and not _fna().inactive_vf(eng.state, u) and not u.flags.get("battle")]                 # 14.9.1 / 14.9.2: its movement is completed
+            and not _fna().inactive_vf(eng.state, u) and not u.flags.get("battle")       # 14.9.1 / 14.9.2: its movement is completed
+            and not _events().fifth_army_held(eng.state, u.id)]                             # 23.2 AXC-1 / AXC-8
 
 
 def sample_moves(eng: Engine, frame: Frame, side: str, reaction: bool, limit: int = 12) -> list[Option]:

@@ -139,6 +139,8 @@ def _units(eng: Engine, side: str, ids: Any, rule: str) -> list[UnitState]:
         u = eng.state.units.get(str(i))
         if u is None or u.side != side:
             raise IllegalAction(f"{i!r} is not a {side} unit", rule)
+        from core.rules import movement     # (movement imports this module)
+        movement.check_not_held(eng.state, u)
         out.append(u)
     if len({u.loc for u in out}) != 1:
         raise IllegalAction("the units transported together must start in one hex or box", rule)
