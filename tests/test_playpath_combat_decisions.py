@@ -156,3 +156,24 @@ def test_14_1_15_1_play_path_sonnenblume_13_corps_supports_the_defence_of_an_adj
     events = q.events(since=n)
     assert not [e for e in events if "supports the defence" in e]
     assert _crt_line(events).endswith("defender column 16, attacker column 15 (14.5)")
+
+
+def test_14_9_1_play_path_sonnenblume_deliberate_battle_marked_declared_and_resolved():
+    """14.9.1: 132 Ariete moves to C0802 within its RMA (3 MP), takes a deliberate battle marker, and the Combat
+    Phase offers and resolves a deliberate battle against the 2 SG in C0803 (one hex, the attackers in combat
+    supply)."""
+    p = Play("sonnenblume", seed=1)
+    p.to("movement", side=AXIS)
+    _move(p, ["IT-132Ariete"], "C0802")
+    p.act("battle_marker", units=["IT-132Ariete"], form="deliberate")
+    p.to("combat_declare")
+    assert p.option("declare", attackers=["IT-132Ariete"], hexes=["C0803"], form="deliberate") is not None
+    n = len(p.eng.log)
+    p.act("declare", attackers=["IT-132Ariete"], hexes=["C0803"], form="deliberate")
+    p.act("done")
+    p.to("movement", limit=60)
+    events = p.events(since=n)
+    assert "Combat: Axis attacks C0803 (deliberate) with IT-132Ariete (14.1)" in events
+    assert "Axis expends a dump for combat supply in C0802 (12.6)" in events
+    assert _crt_line(events).startswith("6 to 1 ")
+    assert not [u.id for u in p.state.units.values() if "battle" in u.flags]     # markers removed after XIV
