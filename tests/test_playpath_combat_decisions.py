@@ -25,16 +25,21 @@ def _crt_line(events: list[str]) -> str:
     return next(e for e in events if " on line " in e)
 
 
-def test_15_2_play_path_sonnenblume_2_sg_anti_tank_reduces_5_pz_unless_halved_to_zero_by_air_support():
-    """15.2: the defending 2 SG (reduced, AT 1, not mechanised) reduces one attacking mechanised unit by its AT
-    rating; facing air support its rating is halved, "always reduced by at least one", to 0: no AT at all."""
+def _5_pz_attacks_2_sg() -> tuple[Play, int]:
+    """GT 10: 5 Pz and 3 Aufkl move to C0802 and attack the 2 SG in C0803; the log length before the combat."""
     p = Play("sonnenblume", seed=1)
     p.to("movement", side=AXIS)
     p.act("move", units=["GE-5Pz", "GE-3Aufkl"], path=["C0802"])
     p.to("combat_declare")
     p.act("declare", attackers=["GE-3Aufkl", "GE-5Pz"], hexes=["C0803"])
     p.act("done")
-    n = len(p.eng.log)
+    return p, len(p.eng.log)
+
+
+def test_15_2_play_path_sonnenblume_2_sg_anti_tank_reduces_5_pz_unless_halved_to_zero_by_air_support():
+    """15.2: the defending 2 SG (reduced, AT 1, not mechanised) reduces one attacking mechanised unit by its AT
+    rating; facing air support its rating is halved, "always reduced by at least one", to 0: no AT at all."""
+    p, n = _5_pz_attacks_2_sg()
     d = p.to("combat_anti_tank", script={"combat_support": _no_air}, limit=10)
     assert d.side == ALLIED and d.rule == "15.2"
     assert sorted(o.action.args["target"] for o in d.options) == ["GE-3Aufkl", "GE-5Pz"]
@@ -44,13 +49,7 @@ def test_15_2_play_path_sonnenblume_2_sg_anti_tank_reduces_5_pz_unless_halved_to
     assert "2 SG reduces 5 Pz (15.2)" in events
     assert _crt_line(events).startswith("11 to 1 ")           # 3 Aufkl 3 + 5 Pz 9 - AT 1
 
-    q = Play("sonnenblume", seed=1)                            # the same attack with FF Afrika's air support
-    q.to("movement", side=AXIS)
-    q.act("move", units=["GE-5Pz", "GE-3Aufkl"], path=["C0802"])
-    q.to("combat_declare")
-    q.act("declare", attackers=["GE-3Aufkl", "GE-5Pz"], hexes=["C0803"])
-    q.act("done")
-    n = len(q.eng.log)
+    q, n = _5_pz_attacks_2_sg()                               # the same attack with FF Afrika's air support
     kinds = []
     while q.pending.kind != "combat_loss":                    # the pass choice commits FF Afrika
         kinds.append(q.pending.kind)
