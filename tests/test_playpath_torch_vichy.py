@@ -157,3 +157,21 @@ def test_23_1_alc_27_play_path_tunisian_campaign_vichy_accord_is_played_the_gt_a
     c = p.state.cards["ALC-27"]
     assert c["status"] == "in_play" and c["played_gt"] == 32 and c["plays"] == 1
     assert p.eng.query("vichy_reaction_drm") == 0
+
+
+def test_14_9_1_play_path_run_for_tunis_a_battle_marked_unit_at_algiers_is_offered_no_fna_road_move():
+    """14.9.1: a unit with a battle marker has completed its movement, so no FNA road move (22.7) offered from
+    Algiers names it (the fuzz found one offered, then refused: North African Campaign seed 3)."""
+    p, dice = _torch("box:PortBoxes:A6201")
+    p.eng.apply(next(o.action for o in p.pending.options if o.action.args.get("form") == "amphibious"))
+    dice.push(3)                                             # retreat: the landing clears Algiers
+    p.act("done")
+    p.act("vichy_retreat", unit="VFA-Alger", to="A6202")
+    p.act("vichy_retreat", unit="VFA-Constantine", to="A6202")
+    d = p.to("movement", side=ALLIED, step="XII.3")
+    assert [o.action.args["units"] for o in d.options if o.action.kind == "fna_move"] == [list(US)]
+    p.act("battle_marker", units=["US-1Arm"], form="deliberate")
+    offered = [o.action.args["units"] for o in p.pending.options if o.action.kind == "fna_move"]
+    assert offered == [["US-1Inf", "US-3Inf"]]
+    assert "14.9.1" in p.refuse("fna_move", units=["US-1Arm"], to="box:Orleansville").rule
+    p.act("fna_move", units=["US-1Inf", "US-3Inf"], to="box:Orleansville")

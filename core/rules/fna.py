@@ -167,7 +167,8 @@ def fna_move_options(eng: Engine, frame: Frame, side: str) -> list[Option]:
     out: list[Option] = []
     for here in sorted(road):
         units = [u for u in eng.state.units_at(here) if u.side == ALLIED and not neutral_vf(u)
-                 and not inactive_vf(eng.state, u) and _c(u.id) and _c(u.id).kind in ("combat", "supply")]
+                 and not inactive_vf(eng.state, u) and _c(u.id) and _c(u.id).kind in ("combat", "supply")
+                 and not u.flags.get("battle")]          # 14.9.1 / 14.9.2: a marked unit has completed its movement
         for to in sorted(road[here]):
             ok = [u for u in units if int(moved.get(u.id, 0)) + leg_cost(u, here, to)
                   <= status.movement_allowance(u) * tec.EIGHTH]
