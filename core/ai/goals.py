@@ -55,9 +55,11 @@ def _maps(eng: Engine, cond: dict) -> tuple[str, ...]:
 def objective_hexes(eng: Engine, side: str) -> dict[str, float]:
     """Every hex the scenario's victory conditions look at, with a weight (see the module docstring)."""
     out: dict[str, float] = {}
+    maps_in_play = eng.state.vars.get("maps")
 
     def add(label: str | None, w: float) -> None:
-        if label:
+        # a hex on no map in play (a base placed there, 12.2.4) is no objective: no unit may go there (R-MAPS-IN-PLAY)
+        if label and offmap.hex_in_play(maps_in_play, Hex.parse(label)):
             out[label] = max(out.get(label, 0.0), w)
 
     ports = victory_rules._ports(eng)
@@ -80,6 +82,10 @@ def objective_hexes(eng: Engine, side: str) -> dict[str, float]:
             add(_label(str(c.get("loc_to", ""))), w)
         elif k == "road_control":
             road = victory_rules.primary_road(eng, c["from_hex"], c["to_hex"])
+            if c.get("side") != side:
+                # the enemy needs every hex of the road (27.3): holding one end denies it; garrisoning the whole
+                # road would tie the army down behind the front
+                road = [h for h in road if h in (_label(c["from_hex"]), _label(c["to_hex"]))]
             for h in road[:: max(1, len(road) // 12)]:
                 add(h, w * 0.4)
     return out

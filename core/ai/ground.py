@@ -43,6 +43,10 @@ THREAT_RADIUS = 3
 STRIKE_FORCE = 8
 #: the worth of taking such a base (12.2.7), against the steps of worth an attack weighs (:func:`attack_value`)
 STRIKE_WORTH = 10.0
+#: an objective the side holds with no enemy combat unit this near (hexes) gets no garrison ...
+HOLD_FAR = 16
+#: ... unless it weighs this much (a smashing-level objective, :data:`core.ai.goals.LEVEL_WEIGHT`)
+HOLD_ALWAYS = 3.0
 
 
 # --------------------------------------------------------------------------- phase context
@@ -173,8 +177,9 @@ def assign_roles(eng: Engine, ctx: Context) -> None:
     pos = {u: hex_of(st.units[u]) for u in units}
     for h, w in sorted(ctx.goals.hold.items(), key=lambda kv: (-kv[1], kv[0])):
         hx = Hex.parse(h)
-        # two defenders where the enemy is near, else one garrison (a slow unit first) against a raid
-        need = 2 if _near_enemy(ctx, hx, 8) else 1
+        # two defenders where the enemy is near, one garrison (a slow unit first) against a raid where he could
+        # come; none far behind the front (but at a smashing-level objective): those units go to the front
+        need = 2 if _near_enemy(ctx, hx, 8) else 1 if _near_enemy(ctx, hx, HOLD_FAR) or w >= HOLD_ALWAYS else 0
         for uid in sorted(free, key=lambda u: (pos[u].distance(hx) + (2 if is_motorized(st.units[u]) else 0), u)):
             if need <= 0 or pos[uid].distance(hx) > 10:
                 break
