@@ -85,3 +85,16 @@ def test_a_base_on_a_map_not_in_play_is_no_objective(movement):
     base.loc = "T6415"
     objs = goals.objective_hexes(eng, "Allied")
     assert "T6415" not in objs and not any(h.startswith("T") for h in objs)
+
+
+@pytest.mark.parametrize("extra, garrisoned", [(0, False), (1, True)])
+def test_far_ports_are_garrisoned_unless_the_port_lead_is_port_lead(movement, monkeypatch, extra, garrisoned):
+    # 27.3 marginal victory: the side with more ports.  At GT 10 the Allies hold 9 ports, the Axis none: with a lead
+    # of PORT_LEAD the ports of Egypt, 40 hexes from the Axis, get no garrison; with a lead one short of it they do
+    lead = victory_rules.port_count(movement, "Allied") - victory_rules.port_count(movement, "Axis")
+    assert lead >= 3
+    monkeypatch.setattr(ground, "PORT_LEAD", lead + extra)
+    ctx = ground.context(movement, "Allied")
+    far = [h for h in ctx.goals.hold if h.startswith("W") and ctx.goals.hold[h] < ground.HOLD_ALWAYS]
+    assert "W2110" in far
+    assert any(ctx.role.get(u) in far and ctx.why[u] == "hold" for u in ctx.role) is garrisoned

@@ -19,7 +19,7 @@ from core.engine import Engine
 from core.hexgrid import Hex
 from core.names import place, unit_name  # names for the plan sentences (one definition: core.names)
 from core.rules import movement as movement_rules
-from core.rules import stacking, supply, tec
+from core.rules import stacking, supply, tec, victory_rules
 from core.rules.combat import dumps_for, may_attack
 from core.rules.status import (
     hex_of, is_combat, is_motorized, movement_allowance, tec_class,
@@ -43,7 +43,9 @@ THREAT_RADIUS = 3
 STRIKE_FORCE = 8
 #: the worth of taking such a base (12.2.7), against the steps of worth an attack weighs (:func:`attack_value`)
 STRIKE_WORTH = 10.0
-#: an objective the side holds with no enemy combat unit this near (hexes) gets no garrison ...
+#: while the side holds this many more ports than the enemy (27.3 more ports) ...
+PORT_LEAD = 6
+#: ... an objective it holds with no enemy combat unit this near (hexes) gets no garrison ...
 HOLD_FAR = 16
 #: ... unless it weighs this much (a smashing-level objective, :data:`core.ai.goals.LEVEL_WEIGHT`)
 HOLD_ALWAYS = 3.0
@@ -175,11 +177,15 @@ def assign_roles(eng: Engine, ctx: Context) -> None:
     units = _movers(eng, ctx.side)
     free = set(units)
     pos = {u: hex_of(st.units[u]) for u in units}
+    spare_far = "more_ports" in ctx.goals.kinds and (
+        victory_rules.port_count(eng, ctx.side) - victory_rules.port_count(eng, other(ctx.side)) >= PORT_LEAD)
     for h, w in sorted(ctx.goals.hold.items(), key=lambda kv: (-kv[1], kv[0])):
         hx = Hex.parse(h)
-        # two defenders where the enemy is near, one garrison (a slow unit first) against a raid where he could
-        # come; none far behind the front (but at a smashing-level objective): those units go to the front
-        need = 2 if _near_enemy(ctx, hx, 8) else 1 if _near_enemy(ctx, hx, HOLD_FAR) or w >= HOLD_ALWAYS else 0
+        # two defenders where the enemy is near, else one garrison (a slow unit first) against a raid; none far
+        # behind the front when a raid there cannot cost the victory (a lead in ports, 27.3): those units go forward
+        need = 2 if _near_enemy(ctx, hx, 8) else 1
+        if need == 1 and spare_far and w < HOLD_ALWAYS and not _near_enemy(ctx, hx, HOLD_FAR):
+            need = 0
         for uid in sorted(free, key=lambda u: (pos[u].distance(hx) + (2 if is_motorized(st.units[u]) else 0), u)):
             if need <= 0 or pos[uid].distance(hx) > 10:
                 break
