@@ -96,7 +96,8 @@ def test_12_2_5_2_destroyed_on_1_to_3(clear):
 def test_12_2_4_relocation_at_start_of_allocation_phase(clear):
     eng = engine_at_movement([unit("AX-Base#1", AXIS, "C1001", active=True), unit("AX-Base#2", AXIS, "C1020"),
                               unit("AX-Base#3", AXIS, "C1025")],
-                             phase=4, step=1, vars={"primary_base": {"Axis": "AX-Base#1"}, "nrv_in_play": False})
+                             phase=4, step=1, vars={"primary_base": {"Axis": "AX-Base#1"}, "nrv_in_play": False,
+                                                    "control_rules": [{"side": AXIS, "area": "all"}]})   # 2.2.2 ports
     d = eng.pending()
     assert d.kind == "relocate_primary_base" and d.side == AXIS
     acts = [o.action for o in d.options]

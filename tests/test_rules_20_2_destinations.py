@@ -75,9 +75,10 @@ def test_20_2_5_and_20_2_6_torch_areas():
 def test_20_2_2_sicily_delivers_to_a_map_t_port_the_axis_took_by_play():
     """The play-path twin of the 20.2.1 / 20.2.2 tests above (no control set by hand): the Tunisian Campaign (31.0,
     French North Africa in play from the start, 29.0) through ``Engine.apply``.  GT 30: 10 Bersaglieri drive from
-    Tripoli into Sfax (T4320, a port of Map T, three standard boxes), which the Axis then controls (2.2.2).  GT 31, IV.3:
-    every unit waiting in Sicily may be shipped to Sfax and nowhere else -- not to Tripoli (L2817, Map L), which
-    20.2.2 ("any Axis controlled ports on Map T") leaves out, nor to the other Map T ports, nobody's."""
+    Tripoli into Sfax (T4320, a port of Map T, three standard boxes), which the Axis then controls (2.2.2), as it does Gabes (T3516), a port the
+    Bersaglieri entered on the coast road ("a ground combat unit entering a hex transfers control").  GT 31, IV.3:
+    every unit waiting in Sicily may be shipped to Sfax or Gabes and nowhere else -- not to Tripoli (L2817, Map L),
+    which 20.2.2 ("any Axis controlled ports on Map T") leaves out, nor to the other Map T ports, nobody's."""
     from core.rules import movement, victory_rules
 
     p = Play("tunisian-campaign")
@@ -85,7 +86,8 @@ def test_20_2_2_sicily_delivers_to_a_map_t_port_the_axis_took_by_play():
     assert p.state.gt == 30 and "T4320" not in naval.friendly_ports(p.eng, AXIS)
     path = movement.query_reachable(p.eng, ["IT-10Ber"], with_paths=True)["T4320"]["path"]
     p.act("move", units=["IT-10Ber"], path=path)
-    assert victory_rules.controller(p.eng, "T4320") == AXIS
+    assert "T3516" in path and victory_rules.controller(p.eng, "T4320") == AXIS
+    assert victory_rules.controller(p.eng, "T3516") == AXIS
     d = p.to("ocean_shipping", side=AXIS)
     assert (p.state.gt, p.eng.step.key) == (31, "IV.3")
     assert {"L2817", "T4320"} <= set(naval.friendly_ports(p.eng, AXIS))
@@ -94,7 +96,7 @@ def test_20_2_2_sicily_delivers_to_a_map_t_port_the_axis_took_by_play():
         d = p.pending
         uid = d.context.get("unit") or d.options[0].action.args["unit"]
         assert p.state.units[uid].loc == offmap.SICILY
-        assert {o.action.args["to"] for o in d.options if o.action.kind == "ship"} == {"T4320"}
+        assert {o.action.args["to"] for o in d.options if o.action.kind == "ship"} == {"T3516", "T4320"}
         p.act("ship_stay", unit=uid)
         shipped += 1
     assert shipped >= 5                                         # 29.1: the units in Sicily, and the GT's dump

@@ -121,7 +121,8 @@ def test_22_7_20_2_1_axis_ocean_shipping_reaches_no_port_in_algeria_or_tunisia_b
     ports = {x for x in dests if x[:1] in "ALST" and x[1:].isdigit()}
     assert "L2817" in ports
     assert not [x for x in ports if md.in_fna(Hex.parse(x))], sorted(ports)
-    assert victory_rules.controller(p.eng, "T3516") is None and victory_rules.controller(p.eng, "A6113") is None
+    # neither side's: the Vichy French hold French North Africa by the scenario's control lines (R-VIC-CONTROL)
+    assert victory_rules.controller(p.eng, "T3516") == "VF" and victory_rules.controller(p.eng, "A6113") == "VF"
     assert "T3516" not in naval.friendly_ports(p.eng, "Axis") and "L2817" in naval.friendly_ports(p.eng, "Axis")
 
 

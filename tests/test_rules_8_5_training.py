@@ -152,7 +152,7 @@ def test_12_2_4_primary_base_written_in_both_vars():
     assert st.units[pb].loc == "C0701" and st.vars["axis_primary_base"] == "C0701"
     # relocation and replacement write both
     eng = engine_at_movement([unit("AX-Base#1", AXIS, "C1001", active=True), unit("AX-Base#2", AXIS, "C1020")],
-                             phase=4, step=1, vars=dict(PB))
+                             phase=4, step=1, vars=dict(PB) | {"control_rules": [{"side": AXIS, "area": "all"}]})
     eng.apply(Action(kind="relocate_primary_base", side=AXIS, args={"base": "AX-Base#2"}))
     assert eng.state.vars["primary_base"]["Axis"] == "AX-Base#1" and eng.state.vars["axis_primary_base"] == "C1020"
     eng.dice = ScriptedDice([2])

@@ -143,6 +143,7 @@ def test_iv_7_iv_8_iv_9_allied_strike_on_shipping_from_italy_19_9():
     eng.state.control["C2309"] = AXIS
     eng.state.control["C2821"] = AXIS
     assert "Cyrenaica" in strikes.striker_refusal(eng, "UK-201Group", "Italy")       # 20.2.1
+    eng.state.units["IT-Benghazi"].loc = "box:Destroyed:Axis"      # 2.2.2: a hex the Axis occupies is the Axis's
     eng.state.control["C2308"] = ALLIED
     assert strikes.striker_refusal(eng, "UK-201Group", "Italy") is None
     eng.state.initiative = AXIS                                      # the Allies allocate first (IV.7)

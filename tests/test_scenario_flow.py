@@ -132,7 +132,7 @@ def test_29_3_neutral_vichy_control_nothing_pass_only_run_for_tunis_is_a_draw():
     p = pass_only("run-for-tunis")
     assert p.state.gt == 31 and p.eng.pending() is None
     assert any(offmap.base_id(u.id).startswith("VFA-") for u in p.state.units.values() if u.loc == "T6017")
-    assert victory_rules.controller(p.eng, "T6017") is None
+    assert victory_rules.controller(p.eng, "T6017") == "VF"      # 29.0's instruction; the garrison adds nothing
     assert p.state.result["winner"] is None and p.state.result["level"] == "draw"
 
 
@@ -141,7 +141,7 @@ def test_29_3_joined_vichy_french_control_tunis_for_the_allies():
     from core.rules import victory_rules
     p = LedgerPlay("run-for-tunis")
     vf = [u for u in p.state.units.values() if u.loc == "T6017" and offmap.base_id(u.id).startswith("VFA-")]
-    assert victory_rules.controller(p.eng, "T6017") is None
+    assert victory_rules.controller(p.eng, "T6017") == "VF"
     for u in vf:
         u.flags = dict(u.flags) | {"vichy": "joined"}     # the reaction table's "join" (events.vichy_reaction)
     assert victory_rules.controller(p.eng, "T6017") == "Allied"

@@ -134,6 +134,8 @@ def test_axc_9_axis_in_egypt_conditions_from_card_data():
     assert not events.axis_in_egypt_now(eng)
     u.ogs, u.loc = False, "W1505"                   # west of Sidi Barrani
     assert not events.axis_in_egypt_now(eng)
+    for v in eng.state.units_at("W2118"):           # 2.2.2: entered by an Axis unit after its garrison left
+        v.loc = "box:Refit:Allied"
     eng.state.control["W2118"] = AXIS               # Mersa Matruh controlled
     assert events.axis_in_egypt_now(eng)
 

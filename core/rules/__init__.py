@@ -5,7 +5,7 @@ into the sequence of play (``on_step``, ``auto_step``, ``at_phase_end``) and
 registers read-only queries for the GUI.
 """
 
-from core.rules import setup, initiative  # noqa: F401
+from core.rules import setup, initiative, control  # noqa: F401  (2.2.2 hex control)
 from core.rules import status, zoc, supply, stacking, movement, refit, construction  # noqa: F401  (ground, issue 5)
 from core.rules import combat, combat_forms, special_units  # noqa: F401  (combat, issue 6)
 from core.rules import offmap, weather, events, met, air, naval, reinforcements, initiative_drms, victory_rules  # noqa: F401  (strategic, issue 7)

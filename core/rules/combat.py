@@ -29,7 +29,7 @@ from core import calendar, charts
 from core.decisions import Action, Decision, IllegalAction, Option, other
 from core.engine import CONTINUE, PROCEDURES, QUERIES, Engine, Procedure, on_step, procedure
 from core.hexgrid import Hex, HexLabelError
-from core.rules import special_units as su
+from core.rules import control, special_units as su
 from core.rules.special_units import CombatView, info, round_half_up
 from core.rules.status import morale_passes  # 8.1: the one definition of the morale check
 from core.state import Frame, GameState
@@ -557,11 +557,7 @@ def friendly_airfields(st: GameState, side: str) -> list[str]:
         lab = h.label
         if lab in disrupted:
             continue
-        owner = st.control.get(lab)
-        if owner is None:
-            occ = {v.side for v in st.units_at(lab) if info(st, v.id).kind in ("combat", "supply")}
-            owner = next(iter(occ)) if len(occ) == 1 else None
-        if owner == side:
+        if control.controls(st, side, lab):
             cand.append(h)
     if cand:
         lines = supply.supply_lines(st, side)
@@ -2080,6 +2076,8 @@ class ResolveCombat(Procedure):
                                     "through enemy units or EZOC, into prohibited terrain or the same hex twice", "14.7.2")
             e["path"] = path
             st.units[u].loc = path[-1]
+            if control.transfers_control(st.units[u]):
+                control.enter(st, st.units[u].side, path[1:])      # 2.2.2: the hexes it retreats through
             self._end_retreat(eng, d, e, tag)
             return
         if a.get("hold"):

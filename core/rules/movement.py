@@ -38,7 +38,7 @@ from core import sequence
 from core.decisions import Action, Decision, IllegalAction, Option, other
 from core.engine import PROCEDURES, QUERIES, Engine, Procedure, on_step, procedure
 from core.hexgrid import Hex, HexLabelError
-from core.rules import air, offmap, raiders, supply, tec, zoc
+from core.rules import air, control, offmap, raiders, supply, tec, zoc
 from core.rules.status import (
     counter_of, disrupt, has_real_cf, hex_of, is_combat, is_motorized, is_rp, is_track_marker, morale_check,
     movement_allowance, nonzero_factor, printed_ma, rma, supply_kind, tec_class,
@@ -777,6 +777,7 @@ class _MoveBase(Procedure):
         from core.rules import refit
         for h in path[:plan.overrun_at]:
             refit.destroy_lone_rp(eng, h.label, side)          # 17.1: RP alone in a hex the movers enter
+        control.enter(st, side, _entered_by_ground_combat(st, units, path[:plan.overrun_at], pickup, drop))
         if stopped_for_overrun:
             self.start_overrun(eng, frame, movers, path[idx], plan, opts, path[idx + 1:], rma_values, spent)
             for uid in all_ids:
@@ -928,6 +929,18 @@ class _MoveBase(Procedure):
                 if st.units[i].loc != target and not morale_check(eng, i, why="overrun failed to clear the hex, 13.4.4"):
                     disrupt(eng, i, "failed the morale check after an overrun that did not clear the hex", "13.4.4")
         eng.say(f"{target} was not cleared: the overrunning force's movement ends (13.4.4)")
+
+
+def _entered_by_ground_combat(st: GameState, units: list[str], path: list[Hex], pickup: dict, drop: dict) -> list[str]:
+    """The hexes of ``path`` a ground combat unit of the moving stack enters (2.2.2): a unit moves with the stack
+    from its start, or from the hex where it is picked up (13.7), until it is dropped."""
+    out = []
+    aboard = [u for u in units if control.transfers_control(st.units[u])]
+    for i, h in enumerate(path):
+        if any(not _dropped_before(drop, path, i, u) for u in aboard):
+            out.append(h.label)
+        aboard += [p for p in pickup.get(h, []) if p in st.units and control.transfers_control(st.units[p])]
+    return out
 
 
 def _dropped_before(drop: dict, path: list[Hex], idx: int, uid: str) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from core.decisions import IllegalAction, other
 from core.engine import Engine, at_phase_end
 from core.hexgrid import Hex, HexLabelError
-from core.rules import tec
+from core.rules import control, tec
 from core.rules.status import (
     MOVEMENT_PHASES, counter_of, has_real_cf, hex_of, is_combat, morale, morale_passes, movement_allowance,
     phasing, supply_kind,
@@ -203,8 +203,7 @@ def raid(eng: Engine, frame: Frame, side: str, args: dict) -> None:
 
         if not mapdata.load().airfield(a) or not _adjacent(h, a):
             raise IllegalAction("an airfield raid is made adjacent to an enemy-controlled airfield", "16.4")
-        owner = st.control.get(a.label) or next((o.side for o in st.units_at(a.label)), None)
-        if owner != other(side):
+        if control.controller(st, a.label) != other(side):
             raise IllegalAction(f"the airfield at {a.label} is not enemy controlled", "16.4")
         enemy_adj = any(o.side != side and has_real_cf(o) and (oh := hex_of(o)) is not None and _adjacent(h, oh)
                         for o in st.units.values())

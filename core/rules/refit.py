@@ -28,7 +28,7 @@ from core import sequence
 from core.decisions import Action, Decision, IllegalAction, Option, other
 from core.engine import AFTER_ACTION, Engine, Procedure, on_step, procedure
 from core.hexgrid import Hex
-from core.rules import supply, tec, zoc
+from core.rules import control, supply, tec, zoc
 from core.rules.status import counter_of, destroyed_box, hex_of, is_motorized, is_rp, refit_box
 from core.state import Frame, UnitState
 
@@ -228,7 +228,7 @@ def garrison_places(eng: Engine, side: str) -> list[str]:
         here = st.units_at(loc)
         if any(x.side != side for x in here):
             continue
-        if any(x.side == side for x in here) or st.control.get(loc) == side:
+        if any(x.side == side for x in here) or (":" not in loc and control.controls(st, side, loc)):
             out.append(loc)
     return out
 

@@ -149,12 +149,9 @@ def _sources(state: GameState, side: str, *, loc: bool) -> list[tuple[Hex, int, 
 
 
 def port_controlled(state: GameState, side: str, h: Hex) -> bool:
-    """12.4.2: a friendly-controlled port (2.2.2 control; else occupied by friendly units only)."""
-    owner = state.control.get(h.label)
-    if owner is not None:
-        return owner == side
-    sides = {u.side for u in state.units_at(h.label)}
-    return sides == {side}
+    """12.4.2: a friendly-controlled port (2.2.2)."""
+    from core.rules import control
+    return control.controls(state, side, h.label)
 
 
 def supply_lines(state: GameState, side: str, gm: tec.GroundMap | None = None) -> SupplyLines:

@@ -27,7 +27,7 @@ from typing import Any
 from core.decisions import ALLIED, AXIS, IllegalAction, other
 from core.engine import Engine
 from core.hexgrid import Hex, HexLabelError
-from core.rules import tec, zoc
+from core.rules import control, tec, zoc
 from core.rules.status import counter_of, hex_of, is_combat, is_rp, movement_allowance, supply_kind
 from core.state import Frame, GameState, UnitState
 
@@ -86,7 +86,7 @@ def fna_line() -> list[str]:
 
 def fna_rail_controlled(state: GameState, side: str, gm: tec.GroundMap | None = None) -> list[str]:
     """13.7: hexes of the Algeria-Tunisia line ``side`` controls: b) last entered by friendly units
-    (``state.control`` or occupied), c) the line between two controlled towns free of enemy units
+    (occupied now, or 2.2.2 control), c) the line between two controlled towns free of enemy units
     and EZOC; a) nothing unless a city hex of the line is controlled."""
     gm = gm or tec.current_map()
     md = _md()
@@ -95,10 +95,8 @@ def fna_rail_controlled(state: GameState, side: str, gm: tec.GroundMap | None = 
     mine = {u.loc for u in state.units.values() if u.side == side and hex_of(u) is not None}
     ez = zoc.zoc_hexes(state, other(side), gm)
 
-    def ctl(lab: str) -> bool:
-        if lab in mine:
-            return True
-        return lab not in enemy and state.control.get(lab) == side
+    def ctl(lab: str) -> bool:              # 13.7 b): "last entered by friendly units" (any unit, not only 2.2.2's)
+        return lab in mine or control.controls(state, side, lab)
 
     out = {lab for lab in line if ctl(lab)}
     towns = [i for i, lab in enumerate(line) if (md.is_town(lab) or md.is_city(lab)) and lab in out]
@@ -309,9 +307,8 @@ def air_land(eng: Engine, frame: Frame, side: str, args: dict) -> None:
     except HexLabelError:
         raise IllegalAction(f"{to!r} is not a hex", "13.7 e)") from None
     md = _md()
-    from core.rules import supply
 
-    friendly = supply.port_controlled(st, side, h) if st.control.get(to) is None else st.control.get(to) == side
+    friendly = control.controls(st, side, h.label)
     if any(u.side != side for u in st.units_at(to)):
         friendly = False
     if not (md.airfield(h) or md.is_city(h)) or not friendly:

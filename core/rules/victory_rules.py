@@ -101,17 +101,9 @@ def _label(h: str) -> str:
 
 
 def controller(eng: Engine, hex_label: str) -> str | None:
-    """2.2.2: hex control as recorded; else the side whose ground units occupy it; else the scenario's
-    initial control (R-VIC-CONTROL)."""
-    h = _label(hex_label)
-    st = eng.state
-    if h in st.control:
-        return st.control[h]
-    sides = {u.side for u in st.units_at(h) if offmap.base_id(u.id).split("-")[0] not in ("AX", "AL", "MK")
-             and not vichy_neutral(u)}
-    if len(sides) == 1:
-        return sides.pop()
-    return initial_control(eng, h)
+    """2.2.2 hex control (:func:`core.rules.control.controller`, R-VIC-CONTROL) of a hex named by any of its labels."""
+    from core.rules import control
+    return control.controller(eng.state, _label(hex_label))
 
 
 def vichy_neutral(u: Any) -> bool:
@@ -119,33 +111,6 @@ def vichy_neutral(u: Any) -> bool:
     nothing for either player (R-VIC-VICHY)."""
     from core.rules import fna
     return fna.is_vf(u.id) and u.flags.get("vichy") != "joined"
-
-
-def initial_control(eng: Engine, h: str) -> str | None:
-    sid = eng.state.scenario
-    m = h[:1]
-    if sid in ("fox-killed", "oconnors-war"):
-        # the Axis controls Libya, the Allies Egypt (24.0); the frontier runs at Sollum (W..04/05)
-        if m in ("L", "S", "C"):
-            return AXIS
-        if m == "W":
-            return AXIS if int(h[3:5]) <= 4 else ALLIED
-    if sid in ("sonnenblume", "desert-fox", "rommels-war"):
-        if sid == "rommels-war" and _in_fna(h):
-            return None     # 29.0 (in 32.0) "The Axis control all hexes in Libya": not Algeria or Tunisia (R-FNA-HEXES)
-        return ALLIED if m in ("C", "W") else AXIS
-    if sid in ("run-for-tunis", "tunisian-campaign", "trail-of-the-fox"):
-        return AXIS if m in ("L", "S") else None
-    return None
-
-
-def _in_fna(label: str) -> bool:
-    """2.2.4: a hex in Algeria or Tunisia (Maps A, T and L)."""
-    from core import mapdata
-    try:
-        return mapdata.load().in_fna(Hex.parse(label))
-    except HexLabelError:
-        return False
 
 
 def _ground(eng: Engine):
