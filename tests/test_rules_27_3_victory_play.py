@@ -38,3 +38,37 @@ def test_27_3_the_primary_road_from_c0701_to_w2134_runs_along_the_finished_sollu
     finally:
         p.state.vars["map_mods"] = mods
     assert not vr.holds(p.eng, cond, "Axis")             # the Allies hold most of the road at the start
+
+
+def test_27_3_road_control_counts_the_road_hexes_an_axis_unit_entered_and_left_2_2_2():
+    """27.3 "The Axis player wins a smashing victory if he controls every hex of the primary road from C0701 to
+    W2134" read with 2.2.2 "a ground combat unit entering a hex transfers control to its player until an opposing
+    unit enters the hex": in the first Axis Movement Phase of Desert Fox (27.0: the Allies control every hex of
+    Maps C and W except the Axis set-up hexes) a motorised unit drives east along the road; every road hex it
+    entered, the ones it passed through included, is Axis-controlled afterwards and drops out of the road hexes still
+    denied to the Axis.  (The whole condition needs the 92 road hexes entered and no Allied ZOC on them:
+    docs/architecture.md, Unreachable by random play.)"""
+    from core.rules import movement, status
+
+    p = Play("desert-fox", seed=1)
+    p.to("movement", side="Axis")
+    cond = _cond(p, "road_control")
+    road = vr.primary_road(p.eng, cond["from_hex"], cond["to_hex"])
+
+    def denied() -> set[str]:
+        return {h for h in road if vr.controller(p.eng, h) != "Axis"}
+
+    before = denied()
+    movers = [u for u in p.state.units.values() if u.side == "Axis" and u.loc in road and status.is_motorized(u)]
+    assert movers, "an Axis motorised unit on the road at the 27.1 set-up"
+    best = []
+    for u in movers:
+        for h, i in movement.query_reachable(p.eng, [u.id], with_paths=True).items():
+            best.append((len([x for x in i["path"] if x in before]), u.id, h, i))
+    _, uid, dest, info = max(best, key=lambda b: b[:3])
+    entered = [x for x in info["path"][1:] if x in before]
+    assert len(entered) >= 2
+    p.act("move", units=[uid], path=info["path"])
+    assert p.state.units[uid].loc == dest and dest not in entered[:-1]
+    assert denied() == before - set(entered)
+    assert not vr.holds(p.eng, cond, "Axis")
