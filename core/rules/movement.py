@@ -504,18 +504,39 @@ def parse_move(eng: Engine, frame: Frame, action: Action, reaction: bool) -> Mov
                     raise IllegalAction(f"{pid} has already moved this phase (more than its RMA before being "
                                         "transported)", "13.7 c)")
     check_lift(st, units + [st.units[p] for lst in pickup.values() for p in lst if p in st.units], opts.lift)
+    check_own_movement(units, opts)
     return MoveRequest(units=ids, path=path, opts=opts, pickup=pickup, drop=drop, reserve=bool(a.get("reserve")))
 
 
-def check_road_march(st: GameState, units: list[UnitState], reaction: bool) -> None:
+def immobile(u: UnitState) -> bool:
+    """R-MA-ZERO: a combat unit whose printed MA is 0 (the garrisons, 15.8: 'Tobruk 3 3 0') does not move by
+    itself: 13.2 "A unit's printed MA is the standard number of MP it may use", and 13.2 Important "There is no
+    minimum movement"; road march (13.2.3) and forced march (13.2.4) add to an MA it does not have."""
+    return is_combat(u) and printed_ma(u) == 0
+
+
+def check_own_movement(units: list[UnitState], opts: MoveOptions) -> None:
+    """R-MA-ZERO (13.2, 13.2.3, 13.2.4, 13.5, 15.8): a unit with a printed MA of 0 may not move, road march, force
+    march or react; it may still be carried by a truck lift (13.7: the MSU moves, the carried unit spends nothing)."""
+    for u in units:
+        if immobile(u) and not _carried(u, units, opts):
+            raise IllegalAction(f"{counter_of(u).name} has a printed MA of 0 and may not move, road march, force march "
+                                "or react (it may be carried by a truck lift, 13.7)", "13.2")
+
+
+def check_road_march(st: GameState, units: list[UnitState], reaction: bool, lift: bool = False) -> None:
     """Who may road march at all (13.2.3, 6.2): not in the Reaction Phase, not the surprised 2nd player, no
-    disrupted unit, no combat unit that began the phase out of GenS, not starting next to an enemy unit.  The one
-    definition the ``move`` action and the GUI queries (``route``, ``reachable``) share."""
+    disrupted unit, no combat unit that began the phase out of GenS, not starting next to an enemy unit, no unit
+    with a printed MA of 0 unless a truck lift carries it (R-MA-ZERO).  The one definition the ``move`` action and the GUI queries (``route``,
+    ``reachable``) share."""
     if reaction:
         raise IllegalAction("road march is not available during the Reaction Phase", "13.2.3")
     if is_surprised(st, units[0].side):
         raise IllegalAction("under surprise the 2nd player cannot use road march", "6.2")
     for u in units:
+        if immobile(u) and not _carried(u, units, MoveOptions(lift=lift)):
+            raise IllegalAction(f"{counter_of(u).name} has a printed MA of 0: there is no MA to increase by seven, "
+                                "and it may not road march (R-MA-ZERO)", "13.2.3")
         if u.disrupted:
             raise IllegalAction(f"{counter_of(u).name} is disrupted and may not road march", "13.2.3")
         if u.ogs and is_combat(u):
@@ -531,7 +552,7 @@ def check_move_status(eng: Engine, req: MoveRequest) -> None:
     st = eng.state
     units = [st.units[i] for i in req.units]
     if req.opts.road_march:
-        check_road_march(st, units, req.opts.reaction)
+        check_road_march(st, units, req.opts.reaction, req.opts.lift)
 
 
 # =========================================================================== the movement procedure
