@@ -47,6 +47,8 @@ STATUS = "tests/test_rules_8_status.py"
 SUPPLY = "tests/test_rules_12_supply.py"
 MOVE = "tests/test_rules_13_movement.py"
 EOP = "tests/test_rules_13_eop.py"
+CONTROL = "tests/test_rules_2_2_2_hex_control.py"
+PRIMARY = "tests/test_rules_12_2_4_primary_base_play.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     # --- the four of issue 16
@@ -112,6 +114,33 @@ MUTANTS: tuple[Mutant, ...] = (
            "23.1 ALC-18 b): 36 CF of Australian units", (B,)),
     Mutant("fall-braun-crete-gt", "core/rules/events.py", "if d + moved >= 7:", "if d + moved > 7:",
            "23.2 AXC-19 d): 7+ lengthens the game", ("tests/test_events_cards.py",)),
+    # --- 2.2.2 hex control
+    Mutant("control-supply-units", "core/rules/control.py", 'if c is None or c.kind != "combat":\n        return ""',
+           'if c is None:\n        return ""', "2.2.2: only a ground combat unit transfers control, not a supply unit",
+           (CONTROL,)),
+    Mutant("control-enter-last-hex-only", "core/rules/control.py", "    for lab in labels:\n        if not is_map_hex(lab)",
+           "    for lab in list(labels)[-1:]:\n        if not is_map_hex(lab)",
+           "2.2.2: every hex a unit enters on its path becomes its player's", (CONTROL,)),
+    Mutant("control-record-ignored", "core/rules/control.py", "rec = state.control.get(label)", "rec = None",
+           "2.2.2: control stays until an opposing unit enters the hex", (CONTROL,)),
+    Mutant("control-vichy-neutral", "core/rules/control.py",
+           'return k == "ground" or (k == "vf" and u.flags.get("vichy") == "joined")',
+           'return k == "ground" or k == "vf"', "22.7, R-VIC-VICHY: a Vichy French unit not joined controls nothing",
+           (CONTROL,)),
+    Mutant("control-back-to-start-kept", "core/rules/control.py", "        if _initial(rules, lab) == side:\n",
+           "        if False:\n", "2.2.2: an opposing unit entering transfers control back (the record keeps differences)",
+           (CONTROL,)),
+    Mutant("control-move-path-not-entered", "core/rules/movement.py",
+           "control.enter(st, side, _entered_by_ground_combat(st, units, path[:plan.overrun_at], pickup, drop))",
+           "control.enter(st, side, [])", "2.2.2: a move enters every hex of its path", (CONTROL,)),
+    # --- 12.2.4 primary base
+    Mutant("primary-base-half-round-down", "core/rules/supply.py", "gts = (die + 1) // 2", "gts = die // 2",
+           "12.2.4: 1d6 halved, round up", (PRIMARY,)),
+    Mutant("primary-base-early", "core/rules/supply.py", 'if lost and st.gt >= lost["return_gt"]:',
+           'if lost and st.gt >= lost["return_gt"] - 1:', "12.2.4: replaced once the GTs rolled have passed",
+           (PRIMARY,)),
+    Mutant("primary-base-port-cap-2", "core/rules/supply.py", "if cap >= 3 and port_controlled",
+           "if cap >= 2 and port_controlled", "12.2.4: a friendly port with a capacity of three or more", (PRIMARY,)),
 )
 
 
