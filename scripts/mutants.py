@@ -49,6 +49,7 @@ MOVE = "tests/test_rules_13_movement.py"
 EOP = "tests/test_rules_13_eop.py"
 CONTROL = "tests/test_rules_2_2_2_hex_control.py"
 PRIMARY = "tests/test_rules_12_2_4_primary_base_play.py"
+ALC26 = "tests/test_cards_alc26_cw_withdrawal_play.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     # --- the four of issue 16
@@ -114,6 +115,11 @@ MUTANTS: tuple[Mutant, ...] = (
            "23.1 ALC-18 b): 36 CF of Australian units", (B,)),
     Mutant("fall-braun-crete-gt", "core/rules/events.py", "if d + moved >= 7:", "if d + moved > 7:",
            "23.2 AXC-19 d): 7+ lengthens the game", ("tests/test_events_cards.py",)),
+    Mutant("alc26-sa-steps-14", "core/rules/events.py", "if sa_steps < 10:", "if sa_steps < 14:",
+           "23.1 ALC-26 b): fewer than 10 South African steps withdrawn shortens the game", (ALC26,)),
+    Mutant("alc26-a-no-shift", "core/rules/events.py", 'es_shift(eng, "ALC-26", -1, "CW withdrawal not complete',
+           'es_shift(eng, "ALC-26", 0, "CW withdrawal not complete',
+           "23.1 ALC-26 a): one GT less each Events Phase the withdrawal is not complete", (ALC26,)),
     # --- 2.2.2 hex control
     Mutant("control-supply-units", "core/rules/control.py", 'if c is None or c.kind != "combat":\n        return ""',
            'if c is None:\n        return ""', "2.2.2: only a ground combat unit transfers control, not a supply unit",

@@ -685,6 +685,13 @@ def cw_withdrawal_outstanding(eng: Engine) -> list[str]:
             and not u.loc.startswith("box:Destroyed")]
 
 
+def south_african_steps_withdrawn(eng: Engine) -> int:
+    """ALC-26 b): the South African steps withdrawn (7.4: removed by the Reinforcement Phase's withdrawal or by exiting
+    the map, flag ``withdrawn``), counted as they were when they left; eliminated or isolated ones are not withdrawn."""
+    return sum(u.steps for u in eng.state.units.values()
+               if offmap.base_id(u.id).startswith("SA-") and u.loc == offmap.REMOVED and u.flags.get("withdrawn"))
+
+
 def _cw_withdrawal_each_gt(eng: Engine, c: dict) -> None:
     if not c.get("required") or c.get("complete"):
         return
@@ -693,8 +700,7 @@ def _cw_withdrawal_each_gt(eng: Engine, c: dict) -> None:
             es_shift(eng, "ALC-26", -1, "CW withdrawal not complete (23.1 ALC-26 a)")
         else:
             c["complete"] = True
-            sa_steps = sum(u.steps if False else all_counters()[offmap.base_id(u.id)].steps for u in eng.state.units.values()
-                           if offmap.base_id(u.id).startswith("SA-") and u.flags.get("removed_by") == "23.1 ALC-26")
+            sa_steps = south_african_steps_withdrawn(eng)
             if sa_steps < 10:
                 es_shift(eng, "ALC-26", -2, f"only {sa_steps} South African steps withdrawn (23.1 ALC-26 b)")
 
