@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 from core.counters import all_counters, resolve
-from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option
+from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option, other
 from core.engine import QUERIES, Engine, Procedure, at_game_start, auto_step, on_step, procedure
 from core.hexgrid import Hex, HexLabelError, maps
 from core.state import Frame
@@ -51,6 +51,35 @@ ARRIVAL: dict[str, dict[str, list[str]]] = {
 }
 
 SHIPPING_LIMIT = {"desert-fox": 14, "rommels-war": 14}   # 27.1 a)
+
+#: Per scenario, the hex arrival points that stand for the Axis crossing of the Mediterranean (7.2 "must be brought
+#: onto the map across the Mediterranean by sea"): "All units arrive at hex C0701" (24.1-27.1, 32.0) counts "shipping
+#: steps" and "Axis convoys" (27.1 a, 27.0 e), so it is a delivery by sea and needs an Axis-controlled hex (20.2.1
+#: "any Axis controlled ports"; R-REINF-ENEMY-HEX).  Trail of the Fox's and the Tunisian Campaign's El Agheila
+#: (S0734, the same hex) receives the army coming overland from Egypt (30.1): not listed.
+SEA_ARRIVAL_HEXES: dict[str, tuple[str, ...]] = {
+    sc: ("C0701",) for sc in ("fox-killed", "oconnors-war", "sonnenblume", "desert-fox", "rommels-war")}
+
+
+def arrival_refusal(eng: Engine, side: str, point: str) -> str | None:
+    """R-REINF-ENEMY-HEX (7.0, 7.1, 13.1, 2.2.2, 20.1, 20.2.1): why a reinforcement may not be placed at hex
+    ``point`` now, or None.  A hex holding enemy units receives none (13.1 "Moving units may not enter
+    enemy-occupied hexes"; 20.1 the cargo lands in the port "unless enemy units hold it"); a sea arrival hex of
+    the scenario (``SEA_ARRIVAL_HEXES``) must not be enemy controlled (2.2.2).  The units wait off-map (7.1 "they
+    may be held off-map indefinitely") until the hex is free again."""
+    from core.rules import control
+    from core.rules.movement import enemy_units_at
+
+    if not control.is_map_hex(point):
+        return None
+    if enemy_units_at(eng.state, Hex.parse(point), side):
+        return (f"{point} is occupied by enemy units: reinforcements may not arrive there; they wait off-map "
+                "(13.1; 7.1; R-REINF-ENEMY-HEX)")
+    if (side == AXIS and point in SEA_ARRIVAL_HEXES.get(eng.state.scenario, ())
+            and control.controller(eng.state, point) == other(side)):
+        return (f"{point} is {other(side)} controlled (2.2.2): reinforcements shipped to it may not arrive until an "
+                "Axis ground combat unit enters it; they wait off-map (7.2; 20.2.1; 7.1; R-REINF-ENEMY-HEX)")
+    return None
 
 
 def east_edge(letter: str) -> list[str]:
@@ -462,7 +491,7 @@ class ReinforcementPhase(Procedure):
                 pts = [p for p in pts if p != _hex("C0701")]
         if offmap.nrv_exit_blocked(eng, uid) and side == ALLIED and all_counters()[offmap.base_id(uid)].kind == "supply":
             pts = [p for p in pts if p != offmap.NRV]   # AXC-15 c) 2)
-        return pts
+        return [p for p in pts if arrival_refusal(eng, side, p) is None]     # R-REINF-ENEMY-HEX
 
     def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
         st = eng.state
@@ -499,6 +528,9 @@ class ReinforcementPhase(Procedure):
         if action.kind == "deploy":
             to = str(action.args.get("to", ""))
             if to not in self.points(eng, side, uid):
+                why = arrival_refusal(eng, side, to)
+                if why:
+                    raise IllegalAction(why, "7.1")
                 raise IllegalAction(f"{to} is not an arrival point for {uid} now", "7.2; 7.3; 27.1")
             u = st.units[uid]
             u.loc = to
