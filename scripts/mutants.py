@@ -120,6 +120,11 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("alc26-a-no-shift", "core/rules/events.py", 'es_shift(eng, "ALC-26", -1, "CW withdrawal not complete',
            'es_shift(eng, "ALC-26", 0, "CW withdrawal not complete',
            "23.1 ALC-26 a): one GT less each Events Phase the withdrawal is not complete", (ALC26,)),
+    Mutant("fleet-hit-mission-kept", "core/rules/fleets.py",
+           "            if hits:\n                # 19.9.2: fleet units that are hit",
+           "            if False:\n                # 19.9.2: fleet units that are hit",
+           "19.9.2 Strikes on Fleets: a hit fleet's mission is cancelled",
+           ("tests/test_rules_20_naval_play.py", "tests/test_rules_20_4_2_fleet_missions.py")),
     # --- 2.2.2 hex control
     Mutant("control-supply-units", "core/rules/control.py", 'if c is None or c.kind != "combat":\n        return ""',
            'if c is None:\n        return ""', "2.2.2: only a ground combat unit transfers control, not a supply unit",

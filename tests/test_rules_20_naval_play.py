@@ -148,3 +148,35 @@ def test_20_4_2_19_9_1_x_fk_in_crete_strikes_the_med_fleet_supporting_an_allied_
     fleet = p.state.units["UK-MedFleet"]
     assert hit == (fleet.flags.get("hit", False) or fleet.loc.startswith("track:TRT"))
     assert hit == any("it gives no ground support (20.4.2)" in e for e in said)  # a hit fleet gives no support
+
+
+def test_19_9_2_20_4_2_x_fk_in_crete_strikes_the_med_fleet_placed_for_a_shore_bombardment_of_tobruk():
+    """19.9.2 Strikes on Fleets / 20.4.2: an Allied fleet in the Coastal Missions Box placed next to a coastal hex for
+    a mission in the Allied Movement Phase may be struck by Axis naval air units in reach first; a hit fleet checks
+    damage and its mission is cancelled.  The same Desert War game as above (X FK in the Crete Box on GT 21, ALC-12's
+    Med Fleet on coastal missions): the Med Fleet bombards the Axis base in Tobruk (C2331, 19.8)."""
+    p = Play("desert-war", seed=1)
+    script = {"events": lambda d: (choose("play_card", card="AXC-5")(d)
+                                   or choose("play_card", card="AXC-16", act="cancel")(d)),
+              "air_deploy": choose("air_deploy", unit="GE-XFK", to="box:Crete"),
+              "fleet_allocation": choose("fleet_allocate", fleet="UK-MedFleet", mission="coastal")}
+    p.to("movement", side=ALLIED, gt=21, script=script)
+    base = next(u.id for u in p.state.units_at("C2331") if u.side == AXIS and u.id.startswith("AX-Base"))
+    assert not p.state.units[base].disrupted
+    n = len(p.eng.log)
+    p.act("shore_bombard", fleet="UK-MedFleet", hex="C2331", target=base)
+    d = p.pending
+    assert d.kind == "fleet_mission_strike" and d.side == AXIS and "19.9.2" in d.rule
+    assert [o.action.args["unit"] for o in d.options] == ["GE-XFK", None]
+    assert p.refuse("fleet_mission_strike", unit="IT-Libya").rule == "19.9.2"       # no naval rating (19.9)
+    p.act("fleet_mission_strike", unit="GE-XFK")
+    assert p.pending.kind == "movement" and p.pending.side == ALLIED               # back to the Allied moves
+    said = p.events(since=n)
+    assert any(e.startswith("19.9.1 naval strike by GE-XFK") for e in said)
+    assert any(e.startswith("19.3 mission damage for GE-XFK") for e in said)     # the striker checks damage
+    assert any(e.startswith("19.3 mission damage for UK-MedFleet") for e in said)  # so does the fleet, hit or not
+    hit = any("its shore bombardment is cancelled (20.4.2)" in e for e in said)
+    bombarded = any("19.8 shore bombardment by UK-MedFleet" in e for e in said)
+    assert hit != bombarded                                                       # a hit fleet bombards nothing
+    if hit:
+        assert not p.state.units[base].disrupted
