@@ -29,7 +29,7 @@ from core import calendar, charts
 from core.decisions import Action, Decision, IllegalAction, Option, other
 from core.engine import CONTINUE, PROCEDURES, QUERIES, Engine, Procedure, on_step, procedure
 from core.hexgrid import Hex, HexLabelError
-from core.rules import control, special_units as su
+from core.rules import control, east_limit, special_units as su
 from core.rules.special_units import CombatView, info, round_half_up
 from core.rules.status import morale_passes  # 8.1: the one definition of the morale check
 from core.state import Frame, GameState
@@ -401,13 +401,26 @@ def legal_retreat_steps(st: GameState, uid: str, path: list[str], maximum: int) 
             continue
         if not can_enter(st, uid, cur, n):
             continue
+        if east_limit.barred(st, side, n) and not _retreat_leaves(st, uid, path + [n], maximum):
+            continue                                  # 30.0: a retreat may pass the line, not end on or east of it
         out.append(n)
     return sorted(out)
 
 
+def _retreat_leaves(st: GameState, uid: str, path: list[str], maximum: int) -> bool:
+    """30.0 (R-30-EAST): whether a retreat that has entered a hex on or east of Sxx34 can still go on to a hex west
+    of it within its maximum (14.7.1, 14.7.2)."""
+    side = st.units[uid].side
+    return any(not east_limit.barred(st, side, n) or _retreat_leaves(st, uid, path + [n], maximum)
+               for n in legal_retreat_steps(st, uid, path, maximum))
+
+
 def stop_allowed(st: GameState, uid: str, path: list[str], minimum: int) -> bool:
-    """14.7.1: a retreat may stop after the minimum, or in the first city, fort or mountain hex."""
+    """14.7.1: a retreat may stop after the minimum, or in the first city, fort or mountain hex; 30.0: never on or
+    east of Sxx34 once it has left the combat hex."""
     moved = len(path) - 1
+    if moved >= 1 and east_limit.barred(st, st.units[uid].side, path[-1]):
+        return False
     return moved >= minimum or (moved >= 1 and obstructed(st, path[-1]))
 
 
@@ -1825,7 +1838,7 @@ class ResolveCombat(Procedure):
             if not i.real_cf and not any(info(st, a).real_cf for a in adv):
                 continue  # 14.8: zero/parenthesised units only with an accompanying unit
             for h in vac:
-                if adjacent(st.units[u].loc, h):
+                if adjacent(st.units[u].loc, h) and not east_limit.barred(st, side, h):    # 30.0
                     opts.append(Option(action=Action(kind="advance", side=side, args={"unit": u, "hex": h}),
                                        label=f"Advance {i.name or u} into {h}"))
                     if any(v.side != side and info(st, v.id).kind == "supply" for v in st.units_at(h)):

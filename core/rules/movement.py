@@ -38,7 +38,7 @@ from core import sequence
 from core.decisions import Action, Decision, IllegalAction, Option, other
 from core.engine import PROCEDURES, QUERIES, Engine, Procedure, on_step, procedure
 from core.hexgrid import Hex, HexLabelError
-from core.rules import air, control, offmap, raiders, supply, tec, zoc
+from core.rules import air, control, east_limit, offmap, raiders, supply, tec, zoc
 from core.rules.status import (
     counter_of, disrupt, has_real_cf, hex_of, is_combat, is_motorized, is_rp, is_track_marker, morale_check,
     movement_allowance, nonzero_factor, printed_ma, rma, supply_kind, tec_class,
@@ -361,6 +361,10 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
         cur, cur_id = nxt, nxt_id
     plan.route_flags = route
     plan.notes.append(",".join(sorted(must_stop)))
+    # 30.0: no move may end on or east of Sxx34 (the declared path's end when it overruns on the way, 13.4.4)
+    ends = sorted(set(plan.loc.values())) if plan.overrun_at is None else [path[-1].label]
+    for lab in ends:
+        east_limit.check_end(state, side, lab)
     return plan
 
 
@@ -590,6 +594,30 @@ def sample_moves(eng: Engine, frame: Frame, side: str, reaction: bool, limit: in
     return out
 
 
+def leave_moves(eng: Engine, frame: Frame, side: str, limit: int = 4) -> list[Option]:
+    """30.0: moves out for the first ``limit`` units on or east of Sxx34 that can leave (each the farthest hexes of
+    its sampled search, else the engine's shortest way out), so that a player who may not end the phase is offered
+    the moves that let him."""
+    st = eng.state
+    out: list[Option] = []
+    if not east_limit.stranded(st, side):
+        return out
+    cache: dict = {}
+    for uid in east_limit.must_leave(eng, _units_free(eng, frame, side), limit):
+        try:
+            far = [p for _lab, p in _sampled_far(st, side, uid, MoveOptions(), cache)]
+        except IllegalAction:
+            far = []
+        if not far:
+            way = east_limit.way_out(st, side, uid)
+            far = [tuple(way)] if way else []
+        for p in far[:2]:
+            act = Action(kind="move", side=side, args={"units": [uid], "path": list(p)})
+            out.append(Option(action=act, label=f"Move {counter_of(st.units[uid]).name} to {p[-1]} (30.0: it must "
+                                                f"leave {st.units[uid].loc})"))
+    return out
+
+
 #: search fingerprint -> the three farthest hexes of a sampled move (bounded; see :func:`_search_key`)
 _FAR_CACHE: dict[bytes, tuple] = {}
 _FAR_CACHE_MAX = 512
@@ -607,7 +635,7 @@ def _search_key(state: GameState, side: str, units: list[str], opts: MoveOptions
     gm = tec.map_for(state)
     extra = {k: state.vars.get(k) for k in _SEARCH_VARS if k in state.vars}
     return msgspec.json.encode([id(gm), gm._generation, state.gt, state.phase, [state.units[i] for i in units],
-                                opts.__dict__, extra]) + enemy
+                                opts.__dict__, extra, east_limit.east_column(state, side)]) + enemy
 
 
 #: state vars read (directly or through tec/zoc) by a reachable-hex search
@@ -741,6 +769,8 @@ class _MoveBase(Procedure):
             if i in cont:
                 cont.remove(i)
         if not path:
+            for uid in req.units:
+                east_limit.check_end(st, action.side, st.units[uid].loc, "a unit that stays where it is")   # 30.0
             for uid in req.units:
                 frame.data["moved"][uid] = spent0.get(uid, frame.data["moved"].get(uid, 0))
                 if req.reserve and not action.args.get("exit"):
@@ -1261,9 +1291,19 @@ class MovementProcedure(_MoveBase):
         if frame.data.get("done"):
             return None
         side = frame.data["side"]
+        prompt, rule = "Move ground units (13.0); overruns, supply and construction actions", "4.1 VI.3; 13.0"
+        done: tuple[Option, ...] = (Option(action=Action(kind="done", side=side), label="End the Movement Phase"),)
+        leave = east_limit.first_must_leave(eng, _units_free(eng, frame, side)) \
+            if east_limit.stranded(eng.state, side) else None
+        if leave is not None:
+            # 30.0: the phase may not end while a unit on or east of Sxx34 can still leave (R-30-EAST)
+            who = f"{counter_of(eng.state.units[leave]).name} in {eng.state.units[leave].loc}"
+            prompt = (f"Move ground units (13.0): every unit on or east of Sxx34 that can leave ({who}...) must "
+                      "leave before the Movement Phase ends (30.0)")
+            rule, done = "4.1 VI.3; 13.0; 30.0", ()
         return Decision(
-            side=side, kind="movement", prompt="Move ground units (13.0); overruns, supply and construction actions",
-            rule="4.1 VI.3; 13.0", options=(Option(action=Action(kind="done", side=side), label="End the Movement Phase"),),
+            side=side, kind="movement", prompt=prompt,
+            rule=rule, options=done,
             sampled=eng.sampler(lambda fr: self.sampled(eng, fr, side)),
             free_kinds=("move", "create_base", "emergency_supply", "destroy_supply", "transfer", "reserve", "build_fort",
                         "build_rail", "build_road", "rail", "coastal_ship", "air_land", "oasis_move", "raid",
@@ -1275,7 +1315,7 @@ class MovementProcedure(_MoveBase):
     def sampled(eng: Engine, frame: Frame, side: str) -> list[Option]:
         """A few moves, railroad extensions (18.2) and the Movement-Phase options of the other chapters, sampled
         for the bots and the GUI's buttons; computed only when the decision's options are read."""
-        opts = sample_moves(eng, frame, side, reaction=False)
+        opts = leave_moves(eng, frame, side) + sample_moves(eng, frame, side, reaction=False)
         from core.rules import construction
 
         # 18.2: the railhead is where the scenario puts it, else at Mersa Matruh (construction.railhead, G-RAILHEAD)
@@ -1527,6 +1567,7 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
         off_play = off_play_ids(state)                             # 13.1, R-MAPS-IN-PLAY: never entered either
         closed_ids = cache[("closed_ids", side)] = {hid(h) for h in enemy_hexes} | off_play
     start_id = hid(start)
+    east = east_limit.east_column(state, side)     # 30.0: a path may pass the line, not end on or east of it
     guided = frozenset(hid(Hex.parse(x)) for x in raiders.guided_hexes(state, side))    # 16.4 guiding
     interdicted = {hid(Hex.parse(lab)): c for lab, c in air.interdiction_area(state, side).items()}   # 19.6
     best: dict[tuple[int, str], float] = {}
@@ -1543,7 +1584,7 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
         if best.get((h, rt), 1e18) < key:
             continue
         if path:
-            if path[-1] not in out:
+            if path[-1] not in out and (east is None or (h & 0xFFF) - 2048 < east):   # 30.0: never ends there
                 out[path[-1]] = list(path)
             if not night and (h in stop_one if stop_one is not None else any(h in ez for ez in stopping)):
                 continue                                                # 11.4: must stop in an EZOC
