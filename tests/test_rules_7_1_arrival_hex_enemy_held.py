@@ -76,14 +76,14 @@ def test_7_1_allied_control_after_the_kdg_left_still_bars_the_arrival_until_an_a
     assert p.state.units["IT-17Pavia"].loc == "C0701"
 
 
-def test_7_1_allied_arrival_on_map_s_east_edge_not_into_el_agheila_held_by_the_axis_trail_of_the_fox():
-    """(a) alone in Trail of the Fox: 30.2 "Units enter at any hex on the east edge of Map S"; S0734 (= C0701) is
-    one of them, but the Panzerarmee holds it: not offered, refused; the next edge hex C0601 is offered."""
+def test_7_1_allied_arrival_on_map_s_east_edge_trail_of_the_fox_el_agheila_free_under_30_0():
+    """Trail of the Fox: 30.2 "Units enter at any hex on the east edge of Map S"; the Panzerarmee set up at El Agheila
+    (S0734 = C0701) may not end a phase there (30.0, R-30-EAST), so at the Allied deployment of GT 32 no east-edge hex
+    holds Axis units and every land hex of the edge, C0701 included, is offered."""
     p = Play("trail-of-the-fox", seed=1)
     d = p.to("reinforce", side="Allied")
-    assert any(u.side == "Axis" for u in p.state.units_at("C0701"))
+    assert p.state.gt == 32 and not any(u.side == "Axis" for u in p.state.units_at("C0701"))
     pts = [o.action.args["to"] for o in d.options if o.action.kind == "deploy"]
-    assert "C0601" in pts and "C0701" not in pts
-    exc = p.refuse("deploy", side="Allied", unit=d.context["unit"], to="C0701")
-    assert "7.1" in exc.rule
-    p.act("deploy", side="Allied", unit=d.context["unit"], to="C0601")
+    assert {"C0201", "C0301", "C0401", "C0501", "C0601", "C0701"} <= set(pts)
+    p.act("deploy", side="Allied", unit=d.context["unit"], to="C0701")
+    assert p.state.units[d.context["unit"]].loc == "C0701"
