@@ -181,7 +181,8 @@ def _base_goals(engine: "Engine", side: str, enemy: list[Hex]) -> tuple[list[Hex
             continue
         if c.get("kind") == "base_in_port":
             cap = int(c.get("min_port_capacity", 3))
-            ports = [h for h, n in gm.ports.items() if n >= cap and supply.port_controlled(st, side, h)]
+            ports = [h for h in gm.ports if victory_rules.standard_boxes(h.label) >= cap
+                     and supply.port_controlled(st, side, h)]
             have += sum(1 for b in bases if b in ports)
             want += [h for h in ports if h not in bases]
         elif c.get("kind") == "base_with_loc":

@@ -179,6 +179,12 @@ def port_boxes(eng: Engine, port: str) -> tuple[int, int]:
         return offmap.nrv_port_capacity(eng), 0
     if port in offmap.fna_box_ports():
         return offmap.fna_box_ports()[port], 0   # 22.7: Casablanca and Oran, three standard boxes
+    return map_port_boxes(port)
+
+
+def map_port_boxes(port: str) -> tuple[int, int]:
+    """20.1: the (standard, limited) boxes of the port in hex ``port`` (0, 0 if none).  The map's split
+    (``core.mapdata``) is used when it matches the port's boxes in play; a test map's port has standard boxes only."""
     total = _port_cap(port)
     from core import mapdata
     md = mapdata.load()
@@ -186,6 +192,15 @@ def port_boxes(eng: Engine, port: str) -> tuple[int, int]:
     if p is not None and p.standard + p.limited == total:
         return p.standard, p.limited
     return total, 0
+
+
+def port_capacity(port: str) -> int:
+    """R-PORT-CAPACITY: a port's capacity is its number of standard boxes, the count 12.2.4 ("a capacity of three or
+    more"), 26.3 ("the standard port capacity"), 28.3 / 31.3 ("a capacity of three standard boxes or more") and
+    32.3 / 33.3 ("a capacity of three or more") read; 22.1 and 22.7 state capacities in standard boxes ("NRV port
+    capacity is eight standard boxes", "a port capacity of three standard boxes").  Limited boxes (20.1: they
+    "can carry" only some cargo) do not count."""
+    return map_port_boxes(port)[0]
 
 
 def cargo_kind(u: UnitState) -> str:

@@ -775,6 +775,12 @@ def primary_base_at_start(eng: Engine) -> None:
     sync_primary_base(eng.state)
 
 
+def _port_capacity(h: Hex) -> int:
+    """12.2.4 "a capacity of three or more": standard boxes (R-PORT-CAPACITY, ``naval.port_capacity``)."""
+    from core.rules import naval
+    return naval.port_capacity(h.label)
+
+
 def relocation_targets(state: GameState, gm: tec.GroundMap | None = None) -> list[str]:
     """12.2.4 1): friendly ports of capacity >= 3 with a friendly base and a LOC to the primary base's hex."""
     gm = gm or tec.map_for(state)
@@ -786,7 +792,7 @@ def relocation_targets(state: GameState, gm: tec.GroundMap | None = None) -> lis
     for b in sorted(state.units.values(), key=lambda x: x.id):
         if b.side != "Axis" or supply_kind(b) != "base" or b.id == pb.id or (h := hex_of(b)) is None:
             continue
-        if gm.ports.get(h, 0) < 3 or not port_controlled(state, "Axis", h):
+        if h not in gm.ports or _port_capacity(h) < 3 or not port_controlled(state, "Axis", h):
             continue
         if limits is None:
             limits = _trace_limits(state, "Axis", gm)
@@ -861,8 +867,8 @@ def primary_placements(state: GameState, gm: tec.GroundMap | None = None) -> lis
     R-FNA-HEXES: ``offmap.map_refusal``)."""
     from core.rules import offmap
     gm = gm or tec.map_for(state)
-    return sorted(h.label for h, cap in gm.ports.items()
-                  if cap >= 3 and port_controlled(state, "Axis", h) and not offmap.map_refusal(state, h.label))
+    return sorted(h.label for h in gm.ports
+                  if _port_capacity(h) >= 3 and port_controlled(state, "Axis", h) and not offmap.map_refusal(state, h.label))
 
 
 def place_primary(eng: Engine, hex_label: str) -> str:

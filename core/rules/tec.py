@@ -111,7 +111,8 @@ class GroundMap:
     terrain: dict[Hex, frozenset[str]] = field(default_factory=dict)
     sides: dict[Hexside, frozenset[str]] = field(default_factory=dict)
     lines: dict[Hexside, frozenset[str]] = field(default_factory=dict)
-    ports: dict[Hex, int] = field(default_factory=dict)       # hex -> port capacity (standard boxes)
+    ports: dict[Hex, int] = field(default_factory=dict)       # hex -> all its port boxes (standard + limited, 20.1);
+    #                                                           the capacity 12.2.4 / 26.3-33.3 count: naval.port_capacity
     forts: dict[Hex, int] = field(default_factory=dict)       # printed fortifications (level)
     names: dict[Hex, str] = field(default_factory=dict)
     default: str = "desert"

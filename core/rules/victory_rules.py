@@ -173,10 +173,10 @@ def _ports(eng: Engine) -> dict[str, int]:
 
 def standard_boxes(label: str) -> int:
     """20.1: the standard port boxes of a port (its limited boxes carry only some cargo).  26.3 counts "the
-    standard port capacity" of the ports held, not every port box."""
-    from core import mapdata
-    p = mapdata.load().port(label)
-    return p.standard if p else 0
+    standard port capacity" of the ports held, not every port box; 28.3-33.3's "capacity of three (standard boxes)
+    or more" is the same count (R-PORT-CAPACITY, ``naval.port_capacity``)."""
+    from core.rules import naval
+    return naval.port_capacity(label)
 
 
 def _enemy_zoc(eng: Engine, side: str) -> set[str]:
@@ -229,7 +229,8 @@ def holds(eng: Engine, cond: dict, side: str) -> bool:
     if k == "base_in_port":
         ports = _ports(eng)
         zoc = _enemy_zoc(eng, side) if cond.get("not_in_enemy_zoc") else set()
-        return any(ports.get(h, 0) >= int(cond.get("min_port_capacity", 3)) and h not in zoc for h in _bases(eng, side))
+        return any(h in ports and standard_boxes(h) >= int(cond.get("min_port_capacity", 3)) and h not in zoc
+                   for h in _bases(eng, side))
     if k == "base_with_loc":
         return any(overland_connected(eng, side, h, _label(cond["loc_to"])) for h in _bases(eng, side))
     if k == "no_base_with_loc":
@@ -258,9 +259,11 @@ def holds(eng: Engine, cond: dict, side: str) -> bool:
 
 
 def port_count(eng: Engine, side: str) -> int:
-    """27.3 "count the standard ports held by each side": the ports on the maps in play (R-VIC-PORTS)."""
+    """27.3 "count the standard ports held by each side": the ports with at least one standard box (a port of
+    limited boxes only is no standard port, 20.1) on the maps in play (R-VIC-PORTS)."""
     maps = tuple(eng.state.vars.get("maps") or ())
-    return sum(1 for h in _ports(eng) if (not maps or h[:1] in maps) and controller(eng, h) == side)
+    return sum(1 for h in _ports(eng) if (not maps or h[:1] in maps) and standard_boxes(h) > 0
+               and controller(eng, h) == side)
 
 
 def withdrawal_failures(eng: Engine, final: bool = False) -> list[str]:
