@@ -150,8 +150,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("primary-base-early", "core/rules/supply.py", 'if lost and st.gt >= lost["return_gt"]:',
            'if lost and st.gt >= lost["return_gt"] - 1:', "12.2.4: replaced once the GTs rolled have passed",
            (PRIMARY,)),
-    Mutant("primary-base-port-cap-2", "core/rules/supply.py", "if cap >= 3 and port_controlled",
-           "if cap >= 2 and port_controlled", "12.2.4: a friendly port with a capacity of three or more", (PRIMARY,)),
+    Mutant("primary-base-port-cap-2", "core/rules/supply.py", "if _port_capacity(h) >= 3 and port_controlled",
+           "if _port_capacity(h) >= 2 and port_controlled", "12.2.4: a friendly port with a capacity of three or more", (PRIMARY,)),
 )
 
 

@@ -32,9 +32,10 @@ def test_12_2_4_play_path_desert_war_destroyed_primary_base_is_replaced_in_a_por
     d = p.to(step="IV.1", gt=4)
     assert d.kind == "place_primary_base" and d.side == "Axis" and d.rule == "12.2.4"
     spots = {o.action.args["hex"] for o in d.options}
-    assert "L2817" in spots and "C2331" in spots                   # Tripoli (4+2), Tobruk (3+1)
-    assert "L2624" not in spots and "C2821" not in spots           # Homs (0+1), Derna (1+1): capacity under 3
-    assert p.refuse("place_primary_base", hex="C2821").rule == "12.2.4"
+    # R-PORT-CAPACITY: a port's capacity is its standard boxes
+    assert "L2817" in spots and "C2331" in spots                   # Tripoli 4, Tobruk 3 (the limit)
+    assert "C2308" not in spots and "C2821" not in spots           # Benghazi 2 (limit - 1), Derna 1
+    assert p.refuse("place_primary_base", hex="C2308").rule == "12.2.4"
     assert p.refuse("place_primary_base", hex="C0701").rule == "12.2.4"
     n = len(p.eng.log)
     p.act("place_primary_base", hex="C2331")
