@@ -59,6 +59,8 @@ def met_destinations(eng: Engine, uid: str) -> list[str]:
     if u.loc == offmap.NRV:
         if offmap.nrv_exit_blocked(eng, uid):
             return []     # AXC-15 c)
+        if u.flags.get("landed") == _phase_tag(eng):
+            return []     # 22.2.1 "A unit starting a Movement Phase in the NRV": it landed from the port boxes now
         tracks = [n for n in met.TRACKS if met.track(eng, n) and n != "Pacific"]   # 22.2.1 Exception; ALC-19
         return [met.track_box(n) for n in tracks]
     if any(u.loc == met.track_box(n) for n in met.TRACKS):
