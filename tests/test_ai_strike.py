@@ -25,7 +25,11 @@ def test_the_axis_base_the_axis_victory_needs_is_the_allied_strike_objective():
 
 
 def test_a_motorised_force_is_sent_at_the_base_by_the_road():
-    eng = trail()
+    from tests.playpath import Play
+
+    p = Play("trail-of-the-fox", seed=1)
+    p.to("movement", side="Axis")            # the GT 31 arrivals set up on the east edge (R-SC-TOTF-EDGE)
+    eng = p.eng
     ctx = ground.context(eng, "Allied")
     force = [u for u, why in ctx.why.items() if why == "strike"]
     assert 0 < len(force) <= ground.STRIKE_FORCE

@@ -92,6 +92,7 @@ def _setup_place(player: Any, decision: Decision, engine: "Engine") -> Action:
         if u.side == player.side and hex_of(u) is not None:
             points[u.loc] = points.get(u.loc, 0) + stacking.stacking_points(u)
     mine = stacking.stacking_points(st.units[uid]) if uid in st.units else 1
+    crowd = _motorised_room_short(engine, player.side, uid, opts, points)
     best: tuple[float, float, str] | None = None
     for o in opts:
         lab = str(o.action.args.get("hex"))
@@ -113,6 +114,10 @@ def _setup_place(player: Any, decision: Decision, engine: "Engine") -> Action:
                      + (2 if h in goals else 0) - 0.3 * min(d_front, 20) - (3 if d_front <= 1 else 0))
         if c.kind == "combat" and points.get(lab, 0) + mine > stacking.limit(gm, lab):
             score -= 100
+        elif c.kind == "combat" and c.move_class == "foot" and crowd is not None and not _closed_to_motorised(h):
+            # a foot unit here would leave the motorised units still to set up no room but over the limit (10.2):
+            # it goes where they cannot (30.2's east edge: the marsh), as long as there is room there
+            score -= 50 if crowd < mine else 0
         key = (score, player.rng.random(), lab)
         if best is None or key[:2] > best[:2]:
             best = key
@@ -122,6 +127,41 @@ def _setup_place(player: Any, decision: Decision, engine: "Engine") -> Action:
                                                      if admin_withdraw.setup_score(engine, uid, Hex.parse(lab)) is not None
                                                      else ""))
     return next(o.action for o in opts if o.action.args.get("hex") == lab)
+
+
+def _motorised_room_short(engine: "Engine", side: str, uid: str, opts: list, points: dict[str, int]) -> int | None:
+    """For a foot unit set up among hexes some of which motorised units may not enter: the stacking room (10.2) the
+    open hexes have beyond what the motorised units still to be set up among the same hexes need (None when the
+    question does not arise)."""
+    from core.rules import setup
+
+    st = engine.state
+    c = counter_of(uid)
+    if c.kind != "combat" or c.move_class != "foot":
+        return None
+    labs = [str(o.action.args.get("hex")) for o in opts]
+    hexes = [h for h in (_hex(x) for x in labs) if h is not None]
+    if not any(_closed_to_motorised(h) for h in hexes):
+        return None
+    gm = tec.current_map()
+    room = sum(max(0, stacking.limit(gm, h.label) - points.get(h.label, 0)) for h in hexes
+               if not _closed_to_motorised(h))
+    need = 0
+    for p in setup.pending_placements(engine, side):
+        pc = counter_of(p["unit"])
+        if p["unit"] != uid and pc.kind == "combat" and pc.move_class != "foot" and p["unit"] in st.units:
+            need += stacking.stacking_points(st.units[p["unit"]])
+    return room - need
+
+
+def _closed_to_motorised(h: Hex) -> bool:
+    """Terrain a mechanised unit may not enter from any side (13.3, TEC: e.g. marsh off the road)."""
+    from core import terrain
+
+    try:
+        return all(terrain.move_cost(n, h, "mechanised") is None for n in h.neighbours())
+    except ValueError:
+        return False
 
 
 # --------------------------------------------------------------------------- 6.1 initiative

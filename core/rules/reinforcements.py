@@ -204,11 +204,32 @@ def _place_start_arrivals(eng: Engine) -> None:
     st.vars["reinf"] = [i for i in st.vars.get("reinf", []) if i["gt"] != st.gt]
     groups: dict[str, int] = {}
     for i in due:
-        loc = arrival_points(eng, i["side"], i.get("to", ""))[0]
+        pts = arrival_points(eng, i["side"], i.get("to", ""))
+        if str(i.get("to", "")).startswith("east:") and "group" not in i:
+            _edge_setup(eng, i, pts)
+            continue
+        loc = pts[0]
         if "group" in i:
             place_group_unit(eng, i, loc, groups)
             continue
         offmap.add_counter(eng, i["unit"], loc, i["rule"], depleted=i.get("depleted", False))
+
+
+def _edge_setup(eng: Engine, i: dict, pts: list[str]) -> None:
+    """R-SC-TOTF-EDGE: a start arrival that "enters at any hex on the east edge" (30.2) is set up by its owner in
+    the edge hex he chooses (3.1; ``core.rules.setup``), not all in the first one; a hex holding enemy units is none
+    of them (R-REINF-ENEMY-HEX)."""
+    st = eng.state
+    hexes = [p for p in pts if arrival_refusal(eng, i["side"], p) is None]
+    uid = offmap.add_counter(eng, i["unit"], "setup", i["rule"], depleted=i.get("depleted", False))
+    if uid is None:
+        return
+    cnt = all_counters().get(offmap.base_id(uid))
+    st.vars.setdefault("setup_pending", []).append(
+        {"unit": uid, "name": cnt.name if cnt else uid, "side": i["side"], "hexes": hexes,
+         "where": f"in any hex on the east edge of Map {str(i['to'])[5:]}", "rule": i["rule"]})
+    if not any(f.proc == "setup" for f in st.stack):
+        st.stack.insert(1, Frame(proc="setup"))        # below the game start: asked once the start is laid out
 
 
 def group_fits(i: dict, groups: dict[str, int]) -> bool:

@@ -42,9 +42,14 @@ PLACEMENT_FILTERS.append(terrain_filter)
 
 
 def legal_hexes(eng: Engine, item: dict) -> list[Hex]:
-    centre = Hex.parse(item["of"])
+    """The hexes ``item`` may be set up in: within N hexes of a hex (3.1), or any of a list of hexes (``hexes``:
+    30.2 "any hex on the east edge of Map S"), less those the placement filters refuse."""
+    if "hexes" in item:
+        cands = [Hex.parse(x) for x in item["hexes"]]
+    else:
+        cands = Hex.parse(item["of"]).within(int(item["within"]))
     out = []
-    for h in centre.within(int(item["within"])):
+    for h in cands:
         if all(f(eng, item["unit"], h) is None for f in PLACEMENT_FILTERS):
             out.append(h)
     return out
@@ -84,13 +89,16 @@ class SetUp(Procedure):
                 continue
             item = todo[0]
             name = item.get("name", item["unit"])
+            where = (item.get("where") or "in one of " + ", ".join(item["hexes"]) if "hexes" in item
+                     else f"{_range_text(int(item['within']))} {item['of']}")
+            ctx = ({"hexes": list(item["hexes"])} if "hexes" in item else {"of": item["of"], "within": item["within"]})
             return Decision(
                 side=side, kind="setup_place",
-                prompt=f"Set up {name} {_range_text(int(item['within']))} {item['of']} ({len(todo)} left to place)",
+                prompt=f"Set up {name} {where} ({len(todo)} left to place)",
                 rule=item.get("rule") or "3.1",
                 sampled=eng.sampler(lambda fr: placement_options(eng, side)),
                 free_kinds=("place",),
-                context={"unit": item["unit"], "of": item["of"], "within": item["within"]},
+                context={"unit": item["unit"]} | ctx,
             )
         eng.state.vars.pop("setup_pending", None)
         return None
@@ -107,8 +115,11 @@ class SetUp(Procedure):
             h = Hex.parse(str(action.args.get("hex", "")))
         except HexLabelError as exc:
             raise IllegalAction(str(exc), "2.2.2") from None
-        centre = Hex.parse(item["of"])
-        if h.distance(centre) > int(item["within"]):
+        if "hexes" in item:
+            if h.label not in item["hexes"]:
+                raise IllegalAction(f"{h.label} is not one of the hexes {uid} may set up in ({', '.join(item['hexes'])})",
+                                    item.get("rule") or "3.1")
+        elif h.distance(Hex.parse(item["of"])) > int(item["within"]):
             raise IllegalAction(
                 f"{h.label} is {h.distance(centre)} hexes from {item['of']}; {uid} must set up within {item['within']}",
                 item.get("rule") or "3.1",
