@@ -170,6 +170,18 @@ def test_16_1_eliminated_raider_returns_one_or_two_gts_later(gm, die, later):
     assert any(i["unit"] == "UK-LRDG" and i["gt"] == 10 + later and i["rule"] == "16.1" for i in st.vars["reinf"])
 
 
+def test_16_1_eliminated_chad_makes_no_return_roll_it_refits(gm):
+    """16.1 "If eliminated, it may enter at Kufra after it refits" (the Chad unit, G-CHAD): unlike the other raiders
+    ("If eliminated roll 1d6"), Chad stays in the Refit Box, rolls nothing and is not scheduled to arrive."""
+    eng = allied([unit("FF-Chad", ALLIED, "box:Refit:Allied"), unit("UK-LRDG", ALLIED, "box:Refit:Allied")])
+    eng.dice = ScriptedDice([1])
+    raiders.raiders_phase_end(eng, 9)
+    st = eng.state
+    assert st.units["FF-Chad"].loc == "box:Refit:Allied" and "raider_return_gt" not in st.units["FF-Chad"].flags
+    assert not any(i["unit"] == "FF-Chad" for i in st.vars.get("reinf", []))
+    assert st.units["UK-LRDG"].loc == "removed" and st.units["UK-LRDG"].flags["raider_return_gt"] == 11
+
+
 def test_16_1_raider_recovers_on_the_track_if_it_did_not_move(gm):
     eng = allied([unit("UK-LRDG", ALLIED, "box:Oasis:kufra", disrupted=True),
                   unit("VFA-BLM", ALLIED, "box:Oasis:hon", disrupted=True), unit("GE-300Oasis", AXIS, "box:Oasis:hon")])

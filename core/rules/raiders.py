@@ -256,7 +256,8 @@ def raiders_phase_end(eng: Engine, phase: int) -> None:
     for u in sorted(st.units.values(), key=lambda x: x.id):
         if counter_of(u).move_class != "raider":
             continue
-        if u.loc.startswith(("box:Refit:", "box:Destroyed:")) and not u.flags.get("raider_return_gt"):
+        if (u.loc.startswith(("box:Refit:", "box:Destroyed:")) and not u.flags.get("raider_return_gt")
+                and not is_chad(u)):    # 16.1 "If eliminated, it [Chad] may enter at Kufra after it refits": no roll
             die = eng.roll(1, f"{counter_of(u).name} eliminated (16.1)")[0]
             gt = st.gt + (1 if die <= 2 else 2)
             u.flags = dict(u.flags) | {"raider_return_gt": gt, "removed_by": "16.1 (returns later)"}
