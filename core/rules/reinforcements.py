@@ -46,8 +46,11 @@ ARRIVAL: dict[str, dict[str, list[str]]] = {
     "run-for-tunis": {AXIS: [offmap.SICILY, offmap.ITALY], ALLIED: [offmap.TORCH]},
     "trail-of-the-fox": {AXIS: ["S0734"], ALLIED: ["east:S"]},
     "tunisian-campaign": {AXIS: ["S0734", offmap.SICILY], ALLIED: [offmap.TORCH, "east:S"]},
-    "rommels-war": {AXIS: ["C0701", offmap.ITALY], ALLIED: [offmap.NRV, offmap.CAPE, offmap.TORCH]},
-    "north-african-campaign": {AXIS: [offmap.ITALY], ALLIED: [offmap.NRV, offmap.CAPE, offmap.TORCH]},
+    # 7.3 "Most Allied reinforcements arrive in the Cape Route Box (20.2.4) and/or the Nile River Valley Box (22.1).
+    # Units arriving as part of ALC-21 through ALC-24 (Operation Torch) must be placed in the Torch Box": the Torch
+    # Box is no arrival point of the other cards' units; the Torch cards' units name it (``arrive_to``)
+    "rommels-war": {AXIS: ["C0701", offmap.ITALY], ALLIED: [offmap.NRV, offmap.CAPE]},
+    "north-african-campaign": {AXIS: [offmap.ITALY], ALLIED: [offmap.NRV, offmap.CAPE]},
 }
 
 SHIPPING_LIMIT = {"desert-fox": 14, "rommels-war": 14}   # 27.1 a)
