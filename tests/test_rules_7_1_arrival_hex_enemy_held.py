@@ -87,3 +87,15 @@ def test_7_1_allied_arrival_on_map_s_east_edge_trail_of_the_fox_el_agheila_free_
     assert {"C0201", "C0301", "C0401", "C0501", "C0601", "C0701"} <= set(pts)
     p.act("deploy", side="Allied", unit=d.context["unit"], to="C0701")
     assert p.state.units[d.context["unit"]].loc == "C0701"
+
+
+def test_26_1_all_axis_units_arrive_at_c0701_not_in_italy_sonnenblume():
+    """26.1 "All units arrive at hex C0701" (7.2's Italy is the general case; 26.0 b "Off-map Areas (22.0) are not
+    used"): the monthly support dumps of AXC-3, whose card names Italy, are offered C0701 only; Italy is refused."""
+    p = Play("sonnenblume", seed=1)
+    d = p.to("reinforce", side="Axis", gt=11)
+    assert d.context["unit"].startswith("AX-Dump")
+    assert [o.action.args["to"] for o in d.options if o.action.kind == "deploy"] == ["C0701"]
+    assert "7.1" in p.refuse("deploy", side="Axis", unit=d.context["unit"], to="box:Italy").rule
+    p.act("deploy", side="Axis", unit=d.context["unit"], to="C0701")
+    assert p.state.units[d.context["unit"]].loc == "C0701"

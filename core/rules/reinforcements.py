@@ -105,6 +105,8 @@ def east_edge(letter: str) -> list[str]:
 
 def arrival_points(eng: Engine, side: str, item_to: str = "") -> list[str]:
     pts = list(ARRIVAL.get(eng.state.scenario, {}).get(side, [offmap.NRV if side == ALLIED else offmap.ITALY]))
+    if item_to and offmap.canon_box(item_to) == offmap.ITALY and side == AXIS and offmap.ITALY not in pts:
+        item_to = ""    # 7.2 "Most Axis reinforcements arrive in Italy", but 24.1-27.1 "All units arrive at hex C0701"
     if item_to and item_to not in pts:
         pts.insert(0, item_to)
     out: list[str] = []
