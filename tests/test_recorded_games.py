@@ -97,7 +97,8 @@ def record(rec: Recording) -> dict:
     while (d := eng.pending()) is not None and len(log) < rec.actions:
         a = bot.choose(d)
         act(a)
-        if rec.undo_every and len(log) % rec.undo_every == 0 and eng.can_undo(a.side) and len(log) + 2 <= rec.actions:
+        if (rec.undo_every and len(log) % rec.undo_every == 0 and eng.pending() is not None   # not after the end
+                and eng.can_undo(a.side) and len(log) + 2 <= rec.actions):
             act(Action(kind="undo", side=a.side))
             act(a)
     checkpoints[str(len(log))] = {"hash": eng.hash(), "pending": pending_digest(eng)}
