@@ -50,6 +50,7 @@ EOP = "tests/test_rules_13_eop.py"
 CONTROL = "tests/test_rules_2_2_2_hex_control.py"
 PRIMARY = "tests/test_rules_12_2_4_primary_base_play.py"
 ALC26 = "tests/test_cards_alc26_cw_withdrawal_play.py"
+ALC28 = "tests/test_cards_alc28_soft_underbelly_play.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     # --- the four of issue 16
@@ -125,6 +126,12 @@ MUTANTS: tuple[Mutant, ...] = (
            "            if False:\n                # 19.9.2: fleet units that are hit",
            "19.9.2 Strikes on Fleets: a hit fleet's mission is cancelled",
            ("tests/test_rules_20_naval_play.py", "tests/test_rules_20_4_2_fleet_missions.py")),
+    Mutant("alc28-rp-per-8", "core/rules/events.py",
+           "for _ in range((before[nat] + added[nat]) // 10 - before[nat] // 10):",
+           "for _ in range((before[nat] + added[nat]) // 8 - before[nat] // 8):",
+           "23.1 ALC-28 a), b): one RP for every 10 CF of the nation withdrawn", (ALC28,)),
+    Mutant("alc28-gt-per-21", "core/rules/events.py", "for _ in range(total // 20 - was):",
+           "for _ in range(total // 21 - was):", "23.1 ALC-28 c): one GT more for every 20 CF withdrawn", (ALC28,)),
     # --- 2.2.2 hex control
     Mutant("control-supply-units", "core/rules/control.py", 'if c is None or c.kind != "combat":\n        return ""',
            'if c is None:\n        return ""', "2.2.2: only a ground combat unit transfers control, not a supply unit",

@@ -26,7 +26,7 @@ from core.rules.status import (
 )
 from core.rules.special_units import info
 
-from core.ai import admin, overrun, reserve
+from core.ai import admin, battle_forms, overrun, reserve
 from core.ai import goals as goals_mod
 from core.ai.evaluate import unit_value
 from core.ai.search import accepted, accepted_move, fork
@@ -391,6 +391,9 @@ def movement(player: Any, d: Decision, eng: Engine) -> Action | None:
             mem["said"].append(why)
             player.say(f"{side}: " + "; ".join(mem["said"][:3]) + ".")
         return act
+    mark = battle_forms.mark_mobile(player, d, eng, attack_value, goals_mod.goals(eng, side))     # 14.9.2
+    if mark is not None:
+        return mark
     return _done(d, side)
 
 
@@ -581,24 +584,27 @@ def plan_attacks(player: Any, eng: Engine, side: str) -> tuple[list[Action], lis
     cands = []
     for h, att in sorted(targets.items()):
         val, odds = attack_value(eng, side, sorted(set(att)), [h], goals=g)
-        cands.append((val, h, sorted(set(att)), odds))
-    cands.sort(key=lambda c: (-c[0], c[1]))
+        cands.append((val, h, sorted(set(att)), odds, "regular"))
+    for h, (form, att) in sorted(battle_forms.marked_by_hex(eng, side).items()):     # 14.9.1 / 14.9.2
+        val, odds = attack_value(eng, side, att, [h], form=form, goals=g)
+        cands.append((val, h, att, odds, form))
+    cands.sort(key=lambda c: (-c[0], c[1], c[4]))
     plan: list[Action] = []
     lines: list[str] = []
     budget = [int(getattr(player, "budget", 0))]      # nodes (actions applied on copies) for the look-ahead
     copy = None
     used: set[str] = set()
-    for val, h, att, odds in cands:
+    for val, h, att, odds, form in cands:
         if val < ATTACK_THRESHOLD:
             break
         att = [a for a in att if a not in used and not any(st.units[a].loc == st.units[x].loc for x in used)]
         if not att:
             continue
-        val, odds = attack_value(eng, side, att, [h], goals=g)
+        val, odds = attack_value(eng, side, att, [h], form=form, goals=g)
         if val < ATTACK_THRESHOLD:
             continue
         base = copy if copy is not None else eng
-        acts = [Action(kind="declare", side=side, args={"attackers": att, "hexes": [h], "form": "regular"})]
+        acts = [Action(kind="declare", side=side, args={"attackers": att, "hexes": [h], "form": form})]
         trial = accepted(base, acts[0])
         if trial is None:
             continue
@@ -609,6 +615,9 @@ def plan_attacks(player: Any, eng: Engine, side: str) -> tuple[list[Action], lis
             req = dd.context.get("required", []) if dd is not None and dd.kind == "combat_declare" else []
             need = sorted({m.group(1) for r in req for m in [_REQ.search(r)] if m} - set(hexes))
             if not need:
+                break
+            if form != "regular":
+                ok = False              # 14.9.1 / 14.9.2: "Only one hex may be attacked per combat"
                 break
             hexes = sorted(set(hexes) | set(need))
             ext = Action(kind="declare", side=side, args={"attackers": att, "hexes": hexes, "form": "regular"})
@@ -640,7 +649,8 @@ def plan_attacks(player: Any, eng: Engine, side: str) -> tuple[list[Action], lis
         plan += acts
         used.update(att)
         names = ", ".join(unit_name(a) for a in att[:3]) + (f" and {len(att) - 3} more" if len(att) > 3 else "")
-        lines.append(f"attacking {place(hexes[0])} at {odds} with {names}")
+        how = {"mobile": " in a mobile battle", "deliberate": " in a deliberate battle"}.get(form, "")
+        lines.append(f"attacking {place(hexes[0])} at {odds}{how} with {names}")
     return plan, lines
 
 
