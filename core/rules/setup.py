@@ -121,7 +121,7 @@ class SetUp(Procedure):
                                     item.get("rule") or "3.1")
         elif h.distance(Hex.parse(item["of"])) > int(item["within"]):
             raise IllegalAction(
-                f"{h.label} is {h.distance(centre)} hexes from {item['of']}; {uid} must set up within {item['within']}",
+                f"{h.label} is {h.distance(Hex.parse(item['of']))} hexes from {item['of']}; {uid} must set up within {item['within']}",
                 item.get("rule") or "3.1",
             )
         for f in PLACEMENT_FILTERS:
