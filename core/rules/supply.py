@@ -87,13 +87,42 @@ def ezoc_negating_hexes(state: GameState, side: str) -> set[Hex]:
     return {Hex.parse(lab) for lab in snap[side]}
 
 
+def off_grid_ids(state: GameState) -> frozenset[int]:
+    """The ids (:func:`tec.hex_id`) of the hexes no LOS or LOC (12.4) is traced into: the hexes on no map in play
+    (R-MAPS-IN-PLAY: a scenario's hex grid is its "Maps in Play") and, while 22.7 keeps them out of play, the hexes
+    in Algeria and Tunisia (``offmap.fna_hexes_out_of_play``, R-FNA-HEXES).  The one list movement reads as well
+    (``movement.off_play_ids``): a line of supply is traced through hexes, and a hex out of play is no hex of the
+    game."""
+    from core.rules import movement
+    return movement.off_play_ids(state)
+
+
+def _off_grid(state: GameState) -> frozenset[Hex]:
+    """:func:`off_grid_ids` as hexes (computed once per list of maps in play and 22.7 status)."""
+    from core.rules import offmap
+    key = (tuple(state.vars.get("maps") or ()), offmap.fna_hexes_out_of_play(state))
+    v = _OFF_GRID.get(key)
+    if v is None:
+        v = _OFF_GRID[key] = frozenset(tec.hex_of_id(k) for k in off_grid_ids(state))
+    return v
+
+
+_OFF_GRID: dict[tuple[tuple[str, ...], bool], frozenset[Hex]] = {}
+
+
 def _trace_limits(state: GameState, side: str, gm: tec.GroundMap) -> tuple[set[Hex], set[Hex]]:
     """12.4 / 11.4: (hexes a supply line may not enter, hexes where it may only end).
 
     A line may not pass enemy units or EZOC, unless the EZOC hex was occupied by a friendly unit at the
     beginning of the Movement Phase (:func:`ezoc_negating_hexes`).  It may still be traced *to* a friendly
     unit in an EZOC hex it entered since then: 11.4 forbids tracing "through" EZOC, and the line ends in that
-    unit's hex (G-LOS-EZOC)."""
+    unit's hex (G-LOS-EZOC).  It never enters a hex out of play (:func:`off_grid_ids`: R-MAPS-IN-PLAY, 22.7)."""
+    blocked, ends = _unit_limits(state, side, gm)
+    return blocked | _off_grid(state), ends
+
+
+def _unit_limits(state: GameState, side: str, gm: tec.GroundMap) -> tuple[set[Hex], set[Hex]]:
+    """:func:`_trace_limits` less the hexes out of play: what the enemy units and their ZOC block (12.4, 11.4)."""
     from core.rules import fna     # the other side's units, and neutral Vichy French for the Allies (R-VICHY-NEUTRAL)
     enemy = other(side)
     friendly = _friendly_hexes(state, side)
@@ -160,10 +189,10 @@ def supply_lines(state: GameState, side: str, gm: tec.GroundMap | None = None) -
     Over the map's step tables by hex id (:meth:`tec.GroundMap.edges`, trucked costs: issue 18); the result is
     keyed by hexes, in the order the hexes were reached."""
     gm = gm or tec.map_for(state)
-    blocked, ends = _trace_limits(state, side, gm)
+    blocked, ends = _unit_limits(state, side, gm)       # :func:`_trace_limits`, the hexes out of play by id
     hid = tec.hex_id
     end_ids = {hid(h) for h in ends}
-    stop = {hid(h) for h in blocked} - end_ids        # a line may not enter these (it may end in ``ends``)
+    stop = ({hid(h) for h in blocked} - end_ids) | off_grid_ids(state)   # a line may not enter these (it may end in ``ends``)
     hexes: dict[int, Hex] = {}
     msu_range: dict[int, int] = {}
     for u in state.units.values():
@@ -645,7 +674,9 @@ _DUMP_TARGETS: dict[bytes, list[tuple[str, str]]] = {}
 def dump_gens_targets(state: GameState, side: str, gm: tec.GroundMap | None = None) -> list[tuple[str, str]]:
     """(dump id, hex) pairs: hexes holding ``side`` units out of GenS within the dump's LOS (12.3 b)."""
     gm = gm or tec.map_for(state)
+    from core.rules import offmap
     key = msgspec.json.encode([id(gm), gm._generation, side, state.vars.get("forts"), state.vars.get(MP_START),
+                               state.vars.get("maps"), offmap.fna_hexes_out_of_play(state),    # the hexes in play
                                [u for u in state.units.values() if ":" not in u.loc and u.loc != "setup"]])
     hit = _DUMP_TARGETS.get(key)
     if hit is None:
