@@ -121,13 +121,21 @@ def torch_open(eng: Engine) -> bool:
     return offmap.fna_in_play(eng)
 
 
+def is_cargo(uid: str) -> bool:
+    """20.1: what ocean shipping carries: "Two combat unit steps; or, Two refit steps; or, One MSU or Dump" (R-NAV-RP:
+    refit points are cargo, 17.1 "RP may be transported by air, sea, rail, and/or MSU")."""
+    c = all_counters().get(offmap.base_id(uid))
+    return bool(c) and (c.kind in ("combat", "supply") or c.unit_type == "refit point")
+
+
 def waiting_cargo(eng: Engine, side: str) -> list[str]:
+    """IV.3 / IV.4: ``side``'s units waiting in an embarkation box for ocean shipping (20.2): combat units, MSU,
+    dumps and refit points (:func:`is_cargo`, R-NAV-RP)."""
     out = []
     for u in sorted(eng.state.units.values(), key=lambda x: x.id):
         if u.side != side or u.loc not in EMBARK[side] or shipping_blocked(eng, side, u.loc):
             continue
-        c = all_counters().get(offmap.base_id(u.id))
-        if not c or c.kind not in ("combat", "supply"):
+        if not is_cargo(u.id):
             continue
         if u.loc == offmap.available(ALLIED) and not med_shipping(eng):
             continue     # held reinforcements ship only by the Mediterranean boxes (20.2.3)
