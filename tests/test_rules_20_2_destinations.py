@@ -100,3 +100,67 @@ def test_20_2_2_sicily_delivers_to_a_map_t_port_the_axis_took_by_play():
         p.act("ship_stay", unit=uid)
         shipped += 1
     assert shipped >= 5                                         # 29.1: the units in Sicily, and the GT's dump
+
+
+def test_20_2_6_torch_east_delivers_to_a_map_t_port_the_allies_took_by_play():
+    """The Allied twin of the test above, through ``Engine.apply`` from the Tunisian Campaign's set-up (31.0).  Of the
+    Allied lanes only the Torch East Box reaches Map T: 20.2.6 "Allied units in the box may land (be placed in port
+    boxes) on Map A from A6111 east, and on Map T from T6017 west" (the Torch Box lands at Algiers, Casablanca and
+    Oran, 20.2.5; the Mediterranean boxes need ALC-11, 20.2.3, not in this scenario's deck; the Cape Route goes to the
+    NRV, 20.2.4).  GT 31: ALC-23 is played in I.3 (22.7: Algeria and Tunisia in play, ALC-21 d), the GT's Torch
+    reinforcements are deployed to the Torch East Box (7.3), and in IV.4 one British unit is shipped to the empty,
+    Vichy-held port T6203 as a landing (``box:PortBoxes:T6203``, 20.5); it lands at VI.3 and the Allies control the
+    hex (2.2.2).  GT 32, IV.4: every unit waiting in the Torch East Box may be shipped to T6203 itself, a friendly
+    port where it lands with no combat (units without a real combat factor, which cannot land opposed, to T6203
+    alone), the other Map T ports west of T6017 only as landings; the Torch Box's units are not offered T6203."""
+    from core.decisions import Action
+    from core.rules import victory_rules
+
+    port, chosen = "T6203", {}
+
+    def torch(d):
+        return next((o.action for o in d.options if o.action.kind == "play_card" and o.action.args.get("card") == "ALC-23"),
+                    None)
+
+    def reinforce(d):
+        if d.side == ALLIED and offmap.TORCH_EAST in d.context.get("points", []):
+            return Action(kind="deploy", side=ALLIED, args={"unit": d.context["unit"], "to": offmap.TORCH_EAST})
+        return None
+
+    def ship(d):
+        if d.side == ALLIED and p.state.gt == 31 and not chosen:
+            for o in d.options:
+                a = o.action
+                if a.kind == "ship" and a.args["to"] == naval.PORT_BOXES + port and a.args["unit"].startswith("UK-"):
+                    chosen["unit"] = a.args["unit"]
+                    return a
+        return None
+
+    def place(d):
+        return next((o.action for o in d.options if o.action.kind == "port_place"
+                     and o.action.args.get("unit") == chosen.get("unit")), None)
+
+    script = {"events": torch, "reinforce": reinforce, "ocean_shipping": ship, "port_placement": place}
+    p = Play("tunisian-campaign")
+    assert victory_rules.controller(p.eng, port) == "VF"
+    p.to("movement", side=ALLIED, gt=31, script=script)
+    uid = chosen["unit"]
+    assert p.state.units[uid].loc == port and victory_rules.controller(p.eng, port) == ALLIED
+    p.to("ocean_shipping", side=ALLIED, gt=32, script=script)
+    assert p.eng.step.key == "IV.4" and port in naval.friendly_ports(p.eng, ALLIED)
+    from_east = from_torch = 0
+    while p.pending.kind == "ocean_shipping" and p.pending.side == ALLIED:
+        d = p.pending
+        who = d.options[0].action.args["unit"]
+        to = {str(o.action.args["to"]) for o in d.options if o.action.kind == "ship"}
+        loc = p.state.units[who].loc
+        if loc == offmap.TORCH_EAST:
+            from_east += 1
+            assert port in to and naval.PORT_BOXES + port not in to
+            assert all(t == port or t.startswith(naval.PORT_BOXES) for t in to)          # the others: landings
+            assert not [t for t in to if t[len(naval.PORT_BOXES):][:1] == "T" and int(t[-2:]) > 17]   # T6017 west
+        elif loc == offmap.TORCH:
+            from_torch += 1
+            assert port not in to and naval.PORT_BOXES + port not in to                    # 20.2.5: not Map T
+        p.act("ship_stay", unit=who)
+    assert from_east >= 5 and from_torch >= 5
