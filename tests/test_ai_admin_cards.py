@@ -185,12 +185,14 @@ def test_axc_14_b_sdvh_288_committed_when_it_arrives_after_sdvh_287():
 
 def crete_position(units):
     """The Air Superiority Phase (II.3), after both sides deployed their air units: as the 15.4 tests build it
-    (tests/test_rules_15_4_special_forces_play.py; its play-path twin reaches the raid in Desert Fox)."""
+    (tests/test_rules_15_4_special_forces_play.py; its play-path twin reaches the raid in Desert War, GT 13), with
+    Crete in play (22.3: the MET Greece Track deactivated)."""
     from core.dice import SeededDice
     from core.engine import Engine
     from tests.ground_helpers import engine_at_movement, unit
 
-    st = engine_at_movement([unit(u, side, loc) for u, side, loc in units], phase=2, step=3, first=ALLIED).state
+    st = engine_at_movement([unit(u, side, loc) for u, side, loc in units], phase=2, step=3, first=ALLIED,
+                            vars={"crete_axis": True}).state
     return Engine(st, SeededDice())
 
 

@@ -246,31 +246,90 @@ def test_15_4_a_motorised_unit_carries_one_sf_unit_and_no_other_foot_unit(gm):
 
 
 # --------------------------------------------------------------------------- 15.4 Allied Raids on Crete
-# No set-up has Axis air units on Crete when Allied SF are in the NRV, so the damage check starts from a hand-built
-# Air Superiority Phase (II.3); the play-path twin below reaches the raid itself in Desert Fox.
+# The play path: Desert War (28.0, every card and MET track in use) from its real set-up.  The Allies play ALC-12
+# (Taranto) and the Axis AXC-5 (Parallel War) when offered, which puts ALC-16 (MET Greece) in play; Layforce and
+# 1 Cdo are deployed to the NRV when they arrive.  The Greece track is deactivated at the end of GT 12 (ALC-16: "the
+# fall of Crete"), Crete becomes Axis (22.3) and AXC-13 is played; in GT 13's Allocation Phase the Axis deploys its
+# air unit Libya to Crete (22.3 "The Axis player may deploy air units to Crete in the ensuing Allocation Phase"), and
+# at II.3 the Allies may raid.  Before that, Crete is out of play (22.3) and no raid is offered (it was offered from
+# GT 11 on, a raid on an island out of play that could cost the raider).
 
-def test_15_4_crete_raid_play_path():
-    """Desert Fox: 1 Cdo (ALC-8, GT 11) deployed to the NRV is offered a raid on Crete at GT 12, Phase II, after both
-    players have deployed their air units; the raid is declared; a failed morale check (6) and a 1 put it in the
-    Allied Refit Box (15.4 c)."""
+
+def _to_nrv_and_play_greece(d):
+    if d.kind == "reinforce":
+        return _to_nrv(d)
+    if d.kind == "events":
+        return next((o.action for o in d.options if o.action.kind == "play_card"
+                     and o.action.args.get("card") in ("ALC-12", "AXC-5")), None)
+    if d.kind == "air_deploy":
+        return next((o.action for o in d.options if o.action.kind == "air_deploy"
+                     and o.action.args.get("to") == "box:Crete"), None)
+    return None
+
+
+@pytest.fixture(scope="module")
+def crete_raid_gt13():
     from core.dice import ScriptedDice, SeededDice
+    from core.rules import offmap
+    from tests.playpath import Play
 
-    dice = ScriptedDice([], fallback=SeededDice())
-    p, dep = desert_fox_gt12(dice)
-    d = p.to("crete_raid", script=dep)
-    assert (p.state.gt, p.state.phase) == (12, 2) and d.side == ALLIED and d.context["raiders"] == ["UK-1Cdo"]
-    assert p.eng.step.key == "II.3"
-    dice.push(6, 1)
-    e = p.act("crete_raid", side=ALLIED, units=["UK-1Cdo"])
-    assert any("fails" in ev for ev in e.events)
-    assert p.state.units["UK-1Cdo"].loc == "box:Refit:Allied"
+    p = Play("desert-war", seed=1, dice=ScriptedDice([], fallback=SeededDice()))
+    offered = []
+
+    def record(d):
+        offered.append((p.state.gt, dict(d.context)))
+        return next(o.action for o in d.options if o.action.kind == "done")
+
+    script = {k: _to_nrv_and_play_greece for k in ("reinforce", "events", "air_deploy")} | {"crete_raid": record}
+    d = p.run(lambda e: e.pending() is not None and e.pending().kind == "crete_raid" and bool(e.pending().context["air"]),
+              script=script, limit=100000)
+    offered.append((p.state.gt, dict(d.context)))
+    assert offmap.crete_in_play(p.eng)
+    return p, offered
+
+
+def test_15_4_22_3_no_crete_raid_while_crete_is_out_of_play_play_path(crete_raid_gt13):
+    """22.3 "Crete ... is out of play until the MET Greece Track is deactivated": Layforce waits in the NRV from GT 11,
+    and the first raid is offered in GT 13, the GT after the track's deactivation (the limit: GT 12 is not)."""
+    p, offered = crete_raid_gt13
+    assert [gt for gt, _ in offered] == [13]
+    assert p.state.cards["ALC-16"]["status"] != "in_play" or p.state.vars.get("crete_axis")
+    assert p.state.cards["AXC-13"]["status"] == "in_play"
+
+
+def test_15_4_crete_raid_damage_check_on_the_axis_air_unit_deployed_on_crete_play_path(crete_raid_gt13):
+    """15.4 d) "If the SF passes the morale check, one Axis air unit deployed on Crete must conduct a damage check
+    (19.3)": 19.3 (2d6, +1 while the Allies hold air superiority): 8 or less, it stays on Crete based side up (the
+    limit); 9-10, to the TRT for the next GT (limit + 1); 11 or more, two GTs.  A failed morale check (c) makes no
+    damage check.  Each outcome on a fork of the same GT 13 II.3 position with the dice given."""
+    from core.dice import ScriptedDice
+
+    p, _ = crete_raid_gt13
+    d = p.pending
+    assert (p.state.gt, p.eng.step.key) == (13, "II.3") and d.side == ALLIED
+    assert d.context["air"] == ["IT-Libya"] and d.context["garrison"] == 0
+    assert "UK-1Cdo" in d.context["raiders"] and p.state.units["IT-Libya"].loc == "box:Crete"
+    mod = 1 if p.state.air_superiority == ALLIED else 0
+    raid = Action(kind="crete_raid", side=ALLIED, args={"units": ["UK-1Cdo"]})
+    for dice, where, result in (((1, 4, 4 - mod), "box:Crete", "based"), ((1, 4, 5 - mod), "track:TRT:14", "trt+1"),
+                                ((1, 5, 6 - mod), "track:TRT:15", "trt+2"), ((6, 2), "box:Crete", None)):
+        eng = p.eng.fork(ScriptedDice(list(dice)))
+        e = eng.apply(raid)
+        libya = eng.state.units["IT-Libya"]
+        assert libya.loc == where, (dice, libya.loc)
+        damage = [ev for ev in e.events if "damage check after the raid" in ev]
+        assert (damage == [] if result is None else result in damage[0]), (dice, e.events)
+        assert eng.state.units["UK-1Cdo"].loc == "box:NRV"
+        if result == "based":
+            assert libya.flags.get("based")
 
 
 def _crete(units, dice):
     from core.engine import Engine as _E
     from tests.ground_helpers import engine_at_movement, unit
 
-    st = engine_at_movement([unit(u, side, loc) for u, side, loc in units], phase=2, step=3, first=ALLIED).state
+    st = engine_at_movement([unit(u, side, loc) for u, side, loc in units], phase=2, step=3, first=ALLIED,
+                            vars={"crete_axis": True}).state      # 22.3: Crete in play (MET Greece deactivated)
     return _E(st, dice)
 
 

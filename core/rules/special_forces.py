@@ -322,8 +322,8 @@ class CreteRaid(Procedure):
     player may declare a raid on Crete" with SF in the NRV or a port of Maps W and C."""
 
     def decide(self, eng: Engine, frame: Frame) -> Decision | None:
-        if frame.data.get("done"):
-            return None
+        if frame.data.get("done") or not offmap.crete_in_play(eng):
+            return None                 # 22.3: "Crete ... is out of play until the MET Greece Track is deactivated"
         units = raiders(eng)
         if not units:
             return None
@@ -343,6 +343,8 @@ class CreteRaid(Procedure):
             return
         if action.kind != "crete_raid":
             raise IllegalAction(f"{action.kind} is not a Crete raid decision", RAID_RULE)
+        if not offmap.crete_in_play(eng):
+            raise IllegalAction("Crete is out of play until the MET Greece Track is deactivated", "22.3")
         ok = raiders(eng)
         units = [str(u) for u in action.args.get("units") or []]
         if not units or any(u not in ok for u in units) or len(set(units)) != len(units):
