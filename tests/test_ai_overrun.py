@@ -29,3 +29,25 @@ def test_does_not_overrun_a_strong_stack():
     acts = answers(eng, "Axis", 4)
     assert all(a.args.get("path", [""])[-1] != "C1509" for a in acts)
     assert {u.loc for u in eng.state.units.values() if u.side == "Allied"} == {"C1509"}
+
+
+def test_13_4_3_reacts_away_from_an_overrun_the_enemy_gains_by_to_a_hex_next_to_no_enemy():
+    """13.4.3: 3 Aufkl (RMA 7) overruns KDG stacked with the WDF HQ (15.6: +2, so they may react): the odds preview
+    of the overrun gives the Axis a gain, so the AI reacts away (it used to stand, the first option) to an offered
+    hex next to no Axis unit, and the engine accepts the move."""
+    from core.ai import AIPlayer
+    from core.decisions import ALLIED, AXIS, Action
+    from core.rules import combat
+    from tests.ground_helpers import engine_at_movement, unit
+
+    eng = engine_at_movement([unit("GE-3Aufkl", AXIS, "C1010"), unit("UK-KDG", ALLIED, "C1013"),
+                              unit("UK-WDF", ALLIED, "C1013")])
+    eng.apply(Action(kind="move", side=AXIS, args={"units": ["GE-3Aufkl"], "path": ["C1011", "C1012", "C1013"]}))
+    d = eng.pending()
+    assert d.kind == "overrun_reaction" and d.side == ALLIED
+    a = AIPlayer(ALLIED, 1).choose(d, eng)
+    assert a.kind == "move" and sorted(a.args["units"]) == ["UK-KDG", "UK-WDF"]
+    end = a.args["path"][-1]
+    assert not combat.enemy_hexes_adjacent(eng.state, ALLIED, end)
+    eng.apply(a)
+    assert eng.state.units["UK-KDG"].loc == end and eng.state.units["UK-WDF"].loc == end

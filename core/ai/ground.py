@@ -707,4 +707,5 @@ HANDLERS: dict[str, Callable[[Any, Decision, Engine], Action | None]] = {
     "movement": movement,
     "reaction": reaction,
     "combat_declare": combat_declare,
+    "overrun_reaction": overrun.react_away,          # 13.4.3
 }

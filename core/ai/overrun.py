@@ -14,6 +14,7 @@ from typing import Any
 from core.charts import decode_result
 from core.decisions import Action, IllegalAction
 from core.engine import Engine
+from core.hexgrid import Hex
 from core.names import place, unit_name
 from core.rules.combat_forms import overrun_refusal
 from core.rules.special_units import info
@@ -94,3 +95,50 @@ def best_overrun(eng: Engine, ctx: Any, uid: str) -> tuple[Action | None, str]:
         if act is not None:
             return act, f"{unit_name(uid)} overruns {place(label)} at {odds}"
     return None, ""
+
+
+# --------------------------------------------------------------------------- 13.4.3 reacting away
+#: the attacker's expected gain (:func:`core.ai.ground.attack_value`) above which units on an objective the side
+#: holds react away rather than stand: below it the overrun is likely to fail and the objective is kept
+STAND_ON_OBJECTIVE_BELOW = 2.0
+
+
+def react_away(player: Any, d: Any, eng: Engine) -> Action | None:
+    """13.4.3: "the non-phasing player may react away" from a hex about to be overrun.  The units stand when the
+    overrun promises the enemy nothing (the engine's odds preview of the overrun, 13.4.4) or, on an objective the
+    side holds (:mod:`core.ai.goals`), little; else they react away to the offered hex that is next to no enemy,
+    then in the side's line of supply (12.4.1), then nearest."""
+    from core.ai import goals as goals_mod
+    from core.ai.ground import attack_value
+    from core.decisions import other
+    from core.rules import combat, supply
+
+    st = eng.state
+    side = d.side
+    top = st.stack[-1] if st.stack else None
+    attackers = list(top.data.get("attackers", [])) if top is not None else []
+    here = str(d.context.get("hex", ""))
+    stand = next((o.action for o in d.options if o.action.kind == "done"), None)
+    moves = [o.action for o in d.options if o.action.kind == "move" and o.action.side == side]
+    if not moves or not attackers or not here:
+        return stand
+    gain, _ = attack_value(eng, other(side), attackers, [here], form="overrun")
+    held = goals_mod.goals(eng, side).hold.get(here, 0.0)
+    if gain <= 0.0 or (held and gain < STAND_ON_OBJECTIVE_BELOW):
+        return stand
+    los = supply.supply_lines(st, side).los
+
+    def score(a: Action) -> tuple:
+        path = [str(x) for x in a.args["path"]]
+        end = path[-1]
+        exposed = bool(combat.enemy_hexes_adjacent(st, side, end))
+        try:
+            in_line = Hex.parse(end) in los
+        except ValueError:
+            in_line = False
+        return (exposed, not in_line, len(path), end)
+
+    best = min(moves, key=score)
+    player.say(f"{side}: {', '.join(unit_name(u) for u in best.args['units'][:3])} react away from the overrun of "
+               f"{place(here)} to {place(str(best.args['path'][-1]))}.")
+    return best
