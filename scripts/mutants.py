@@ -132,6 +132,10 @@ MUTANTS: tuple[Mutant, ...] = (
            "23.1 ALC-28 a), b): one RP for every 10 CF of the nation withdrawn", (ALC28,)),
     Mutant("alc28-gt-per-21", "core/rules/events.py", "for _ in range(total // 20 - was):",
            "for _ in range(total // 21 - was):", "23.1 ALC-28 c): one GT more for every 20 CF withdrawn", (ALC28,)),
+    Mutant("destroy-cost-not-offered", "core/rules/movement.py",
+           'costs = frame.data.get("destroy_cost", {}) if frame is not None else {}', "costs = {}",
+           "12.2.5 1): the MP spent destroying supply count in the moves offered and the reachable hexes",
+           ("tests/test_rules_12_2_5_destroy_offered_moves.py",)),
     # --- 2.2.2 hex control
     Mutant("control-supply-units", "core/rules/control.py", 'if c is None or c.kind != "combat":\n        return ""',
            'if c is None:\n        return ""', "2.2.2: only a ground combat unit transfers control, not a supply unit",

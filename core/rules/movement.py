@@ -569,8 +569,41 @@ def _units_free(eng: Engine, frame: Frame, side: str) -> list[UnitState]:
             and not _events().fifth_army_held(eng.state, u.id)]                             # 23.2 AXC-1 / AXC-8
 
 
+def spent_destroying(frame: Frame | None, units: list[str]) -> dict[str, int]:
+    """12.2.5 1): the eighths each of ``units`` expended this phase destroying supply units ("must expend half its
+    movement allowance for each supply unit destroyed"), which its move this phase starts from."""
+    costs = frame.data.get("destroy_cost", {}) if frame is not None else {}
+    return {i: int(costs[i]) for i in units if i in costs}
+
+
+def _within_allowance(state: GameState, side: str, uid: str, far: tuple, spent0: dict[str, int], cache: dict) -> tuple:
+    """The sampled paths of ``far`` that ``uid`` can still pay for after the MP of ``spent0`` (12.2.5 1); when none
+    is left, the three farthest hexes of a fresh search that it can."""
+    if not spent0:
+        return far
+
+    def fits(p) -> bool:
+        try:
+            trace(state, side, [uid], [Hex.parse(x) for x in p], MoveOptions(), spent0=spent0,
+                  ezoc_cache=cache.setdefault(("trace_ezoc", side), {}))
+        except IllegalAction:
+            return False
+        return True
+
+    out = [(lab, p) for lab, p in far if fits(p)]
+    if not out:
+        paths = reachable_paths(state, side, [uid], MoveOptions(), max_nodes=300, cache=cache)
+        for lab, p in sorted(paths.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            if fits(p):
+                out.append((lab, tuple(p)))
+                if len(out) == 3:
+                    break
+    return tuple(out)
+
+
 def sample_moves(eng: Engine, frame: Frame, side: str, reaction: bool, limit: int = 12) -> list[Option]:
-    """A modest sample of legal moves for bots: for a few stacks, a few reachable hexes."""
+    """A modest sample of legal moves for bots: for a few stacks, a few reachable hexes (a unit that expended MP
+    destroying supply units this phase only those it can still pay for, 12.2.5 1)."""
     out: list[Option] = []
     by_hex: dict[str, list[str]] = {}
     for u in _units_free(eng, frame, side):
@@ -584,6 +617,7 @@ def sample_moves(eng: Engine, frame: Frame, side: str, reaction: bool, limit: in
         for uid in by_hex[loc][:2]:
             try:
                 far = _sampled_far(eng.state, side, uid, MoveOptions(reaction=reaction), cache)
+                far = _within_allowance(eng.state, side, uid, far, spent_destroying(frame, [uid]), cache)
             except IllegalAction:
                 continue
             for lab, p in far:
@@ -605,7 +639,8 @@ def leave_moves(eng: Engine, frame: Frame, side: str, limit: int = 4) -> list[Op
     cache: dict = {}
     for uid in east_limit.must_leave(eng, _units_free(eng, frame, side), limit):
         try:
-            far = [p for _lab, p in _sampled_far(st, side, uid, MoveOptions(), cache)]
+            far = [p for _lab, p in _within_allowance(st, side, uid, _sampled_far(st, side, uid, MoveOptions(), cache),
+                                                      spent_destroying(frame, [uid]), cache)]
         except IllegalAction:
             far = []
         if not far:
@@ -1742,10 +1777,11 @@ def query_reachable(eng: Engine, units: list[str], road_march: bool = False, nig
     if not _road_march_allowed(st, units, opts):
         return {}
     paths = reachable_paths(st, side, units, opts)
+    spent0 = spent_destroying(st.stack[-1] if st.stack else None, units)          # 12.2.5 1)
     out: dict[str, Any] = {}
     for lab, p in paths.items():
         try:
-            spent = trace(st, side, units, [Hex.parse(x) for x in p], opts).spent
+            spent = trace(st, side, units, [Hex.parse(x) for x in p], opts, spent0=spent0).spent
         except IllegalAction:
             continue
         cost = tec.mp(max(spent[u] for u in units))
@@ -1780,7 +1816,8 @@ def query_route(eng: Engine, units: list[str], to: str, road_march: bool = False
         if p is None:
             return None
         try:
-            spent = trace(st, side, units, [Hex.parse(x) for x in p], opts).spent
+            spent = trace(st, side, units, [Hex.parse(x) for x in p], opts,
+                          spent0=spent_destroying(st.stack[-1] if st.stack else None, units)).spent   # 12.2.5 1)
         except IllegalAction:
             return None
         return {"path": list(p), "mp": tec.mp(max(spent[u] for u in units))}
