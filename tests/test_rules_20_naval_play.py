@@ -113,17 +113,24 @@ SOLLUM_ROAD = ["W2117", "W2116", "W2115", "W2114", "W2113", "W2112", "W2111", "W
                "W2006", "W2005", "W2004"]
 
 
-def test_20_4_2_19_9_1_x_fk_in_crete_strikes_the_med_fleet_supporting_an_allied_attack_on_bardia():
-    """AXC-16 a) holds X Fliegerkorps in Sicily until the Malta invasion is declared or cancelled; the Axis cancels
-    it on GT 21 (j) and deploys X FK to the Crete Box (19.1.1: Maps C and W).  The Allies attack the Bardia
-    garrison (W2104, a coastal hex of Map W) from Sollum and commit the Med Fleet to naval ground support; before
-    the combat the Axis may strike the fleet (20.4.2, 19.9.1) with naval air units whose box covers the hex."""
+def _x_fk_in_crete_med_fleet_on_coastal_missions() -> Play:
+    """Desert War, seed 1, to the Allied Movement Phase of GT 21: AXC-5 played and AXC-16 cancelled (j), X FK
+    deployed to the Crete Box, the Med Fleet (ALC-12) allocated to coastal missions."""
     p = Play("desert-war", seed=1)
     script = {"events": lambda d: (choose("play_card", card="AXC-5")(d)
                                    or choose("play_card", card="AXC-16", act="cancel")(d)),
               "air_deploy": choose("air_deploy", unit="GE-XFK", to="box:Crete"),
               "fleet_allocation": choose("fleet_allocate", fleet="UK-MedFleet", mission="coastal")}
     p.to("movement", side=ALLIED, gt=21, script=script)
+    return p
+
+
+def test_20_4_2_19_9_1_x_fk_in_crete_strikes_the_med_fleet_supporting_an_allied_attack_on_bardia():
+    """AXC-16 a) holds X Fliegerkorps in Sicily until the Malta invasion is declared or cancelled; the Axis cancels
+    it on GT 21 (j) and deploys X FK to the Crete Box (19.1.1: Maps C and W).  The Allies attack the Bardia
+    garrison (W2104, a coastal hex of Map W) from Sollum and commit the Med Fleet to naval ground support; before
+    the combat the Axis may strike the fleet (20.4.2, 19.9.1) with naval air units whose box covers the hex."""
+    p = _x_fk_in_crete_med_fleet_on_coastal_missions()
     assert p.state.cards["AXC-16"]["cancelled"] == 21
     assert p.state.units["GE-XFK"].loc == "box:Crete" and p.state.units["UK-MedFleet"].loc == "box:CoastalMissions"
     p.act("move", units=["IN-11IndBG"], path=SOLLUM_ROAD)
@@ -155,12 +162,7 @@ def test_19_9_2_20_4_2_x_fk_in_crete_strikes_the_med_fleet_placed_for_a_shore_bo
     a mission in the Allied Movement Phase may be struck by Axis naval air units in reach first; a hit fleet checks
     damage and its mission is cancelled.  The same Desert War game as above (X FK in the Crete Box on GT 21, ALC-12's
     Med Fleet on coastal missions): the Med Fleet bombards the Axis base in Tobruk (C2331, 19.8)."""
-    p = Play("desert-war", seed=1)
-    script = {"events": lambda d: (choose("play_card", card="AXC-5")(d)
-                                   or choose("play_card", card="AXC-16", act="cancel")(d)),
-              "air_deploy": choose("air_deploy", unit="GE-XFK", to="box:Crete"),
-              "fleet_allocation": choose("fleet_allocate", fleet="UK-MedFleet", mission="coastal")}
-    p.to("movement", side=ALLIED, gt=21, script=script)
+    p = _x_fk_in_crete_med_fleet_on_coastal_missions()
     base = next(u.id for u in p.state.units_at("C2331") if u.side == AXIS and u.id.startswith("AX-Base"))
     assert not p.state.units[base].disrupted
     n = len(p.eng.log)
