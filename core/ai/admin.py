@@ -221,6 +221,13 @@ def _reinforce(player: Any, decision: Decision, engine: "Engine") -> Action:
         return (0 if d > 1 else 2, int(over), min(nearest(h, goals), d), h.label)
 
     a = min(deploys, key=score)
+    own = _hex(str(st.units[uid].flags.get("arrive_to", ""))) if uid in st.units else None
+    if counter_of(uid).kind == "supply" and own is not None:
+        # a supply unit goes where the schedule sends it (30.2: the dumps "in S0734"), next to the side's base or
+        # where its MSU come to make one (12.2.3), unless that hex is next to the enemy
+        at = next((d for d in deploys if _hex(str(d.args.get("to"))) == own), None)
+        if at is not None and nearest(own, front) > 1:
+            a = at
     plan_line(player, f"{uid} arrives at {a.args.get('to')} (7.0)")
     return a
 

@@ -100,6 +100,12 @@ def _plan(engine: "Engine", side: str) -> list[tuple[Action, str]]:
     msus = sorted((u for u in units if supply_kind(u) == "msu" and hex_of(u) is not None),
                   key=lambda u: (-nearest(hex_of(u), front), u.id))
     n_msu = len(msus) + sum(1 for u in units if supply_kind(u) == "msu" and u.loc == transport.NRV)
+    if not bases:
+        # no base on the map (30.2: the Allies enter Map S with none, and no NRV) while the side's dumps arrive in a
+        # map hex: the MSU drive there, and the first MSU there with a dump makes a base (12.2.3)
+        first = _first_base(engine, side, msus, dumps_at, enemy)
+        if first:
+            return first
     # 12.2.3: a forward base where an MSU, a dump and a combat unit stand far from every base
     for u in msus:
         h = hex_of(u)
@@ -162,6 +168,67 @@ def _plan(engine: "Engine", side: str) -> list[tuple[Action, str]]:
                     f"{what} to {x.label}, {why}"))
     if side == ALLIED:
         out += _nrv_msus(engine, los, front, enemy, taken)
+    return out
+
+
+def dump_arrival_hexes(engine: "Engine", side: str) -> list[Hex]:
+    """The map hexes where the side's dumps arrive by the scenario's reinforcement schedule (7.0; 30.2 "Each GT
+    ... 3 x Dump ... in S0734 (El Agheila)")."""
+    st = engine.state
+    out: list[Hex] = []
+    for i in list(st.vars.get("reinf_each", [])) + list(st.vars.get("reinf", [])):
+        if i.get("side") != side or not str(i.get("unit", "")).endswith("-Dump"):
+            continue
+        try:
+            h = Hex.parse(str(i.get("to", "")))
+        except ValueError:
+            continue
+        if h not in out:
+            out.append(h)
+    return out
+
+
+def _first_base(engine: "Engine", side: str, msus: list, dumps_at: dict,
+                enemy: list[Hex]) -> list[tuple[Action, str]]:
+    """12.2.3 with no base yet: an MSU standing with a dump where the side's dumps arrive makes the base there; the
+    other MSU drive toward that hex by the cheapest way (the road, 13.3), each as far as this phase takes it."""
+    from core.ai.ground import travel_field
+    from core.rules import tec
+
+    arrive = dump_arrival_hexes(engine, side)
+    for u in msus:
+        if hex_of(u) in arrive and dumps_at.get(u.loc):
+            return [(Action(kind="create_base", side=side, args={"hex": u.loc}),
+                     f"an MSU and a dump become the first base at {u.loc}, where the dumps arrive (12.2.3)")]
+    targets = [h for h in arrive if nearest(h, enemy) >= 2]
+    if not targets or not msus:
+        return []
+    out: list[tuple[Action, str]] = []
+    target = targets[0]
+    from core.rules.movement import off_play_ids
+
+    field = travel_field(tec.current_map(), "trucked", target, off=off_play_ids(engine.state))
+    for u in msus:
+        here = hex_of(u)
+        now = field.get(here)
+        best = None
+        for lab, path in sorted(paths(engine, [u.id]).items()):
+            x = Hex.parse(lab)
+            mp = field.get(x)
+            if mp is None or not _safe(engine, side, x, enemy) and x != target:
+                continue
+            if now is not None and mp >= now:
+                continue
+            key = (mp, len(path), lab)
+            if best is None or key < best[0]:
+                best = (key, path)
+        if best is None:
+            continue
+        carry = dumps_at.get(u.loc, [])[:1]
+        if carry:
+            dumps_at[u.loc].remove(carry[0])
+        out.append((Action(kind="move", side=side, args={"units": [u.id] + carry, "path": list(best[1])}),
+                    f"{u.id} drives toward {target.label}, where the dumps arrive, to make the first base (12.2.3)"))
     return out
 
 

@@ -71,12 +71,14 @@ class Context:
     siege_of: dict[str, str] = field(default_factory=dict)      # siege ring hex -> the objective it cuts off
     #: (strike objective, TEC class) -> {hex: MP in eighths to reach the objective}, see :func:`travel_field`
     travel: dict = field(default_factory=dict)
+    #: the ids of the hexes on no map in play (R-MAPS-IN-PLAY), never on a way
+    off_play: frozenset = frozenset()
 
     def travel_mp(self, target: str, cls: str, h: Hex) -> float | None:
         """MP a unit of TEC class ``cls`` pays from ``h`` to ``target`` by the terrain alone (None: no way)."""
         key = (target, cls)
         if key not in self.travel:
-            self.travel[key] = travel_field(tec.current_map(), cls, Hex.parse(target))
+            self.travel[key] = travel_field(tec.current_map(), cls, Hex.parse(target), off=self.off_play)
         e = self.travel[key].get(h)
         return None if e is None else e / 8
 
@@ -85,10 +87,12 @@ class Context:
 TRAVEL_FAR = 160
 
 
-def travel_field(gm: tec.GroundMap, cls: str, target: Hex, far: int = TRAVEL_FAR) -> dict[Hex, int]:
+def travel_field(gm: tec.GroundMap, cls: str, target: Hex, far: int = TRAVEL_FAR,
+                 off: frozenset = frozenset()) -> dict[Hex, int]:
     """Every hex within ``far`` MP of ``target`` -> the MP (eighths) a unit of TEC class ``cls`` pays to move from it
     to ``target`` by the Terrain Effects Chart alone (13.3: roads negate other terrain, so the cheapest way is the
-    road's); enemy units and ZOC are left to the engine's own search when the move is made."""
+    road's); enemy units and ZOC are left to the engine's own search when the move is made.  ``off``: the ids of the
+    hexes on no map in play (13.1, R-MAPS-IN-PLAY), never crossed."""
     dist: dict[Hex, int] = {target: 0}
     heap: list[tuple[int, Hex]] = [(0, target)]
     while heap:
@@ -96,7 +100,7 @@ def travel_field(gm: tec.GroundMap, cls: str, target: Hex, far: int = TRAVEL_FAR
         if d > dist.get(h, d) or d > far * 8:
             continue
         for n in h.neighbours():
-            if not gm.on_grid(n):
+            if not gm.on_grid(n) or (off and tec.hex_id(n) in off):
                 continue
             c, _ = tec.step_cost(gm, cls, n, h)           # from n into h
             if c is None:
@@ -139,7 +143,7 @@ def context(eng: Engine, side: str) -> Context:
             adjacent.setdefault(n, []).append((eh.label, cf_))
     ctx = Context(side=side, goals=g, loc=set(lines.loc), los_dist=_distance_from(set(lines.los), LOS_FAR),
                   los=set(lines.los), adjacent=adjacent,
-                  enemy_cf=enemy, threat=_threat_map(enemy))
+                  enemy_cf=enemy, threat=_threat_map(enemy), off_play=movement_rules.off_play_ids(st))
     assign_roles(eng, ctx)
     return ctx
 
