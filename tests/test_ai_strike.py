@@ -92,3 +92,20 @@ def test_reinforcements_are_not_overstacked_while_an_arrival_hex_has_room():
             checked += pts > 0
         eng.apply(a)
     assert checked >= 10
+
+
+def test_the_first_base_is_made_where_the_dumps_arrive():
+    """12.2.3 with no base on the map: the Allied MSU drive to El Agheila (S0734 = C0701), where 30.2 sends the
+    Allied dumps each GT (the scenario's reinforcement schedule), and an MSU and a dump become a base there."""
+    from core.ai.admin_supply import dump_arrival_hexes
+    from core.bots import RandomBot
+
+    eng = trail()
+    assert [h.label for h in dump_arrival_hexes(eng, "Allied")] == ["C0701"]
+    allied, axis = AIPlayer("Allied", 1), RandomBot(1, "Axis")
+    while eng.state.gt < 33:
+        d = eng.pending()
+        eng.apply(allied.choose(d, eng) if d.side == "Allied" else axis.choose(d, eng))
+    bases = [u.loc for u in eng.state.units_of("Allied") if u.id.startswith("AL-Base")]
+    assert bases == ["C0701"]
+    assert any("first base at El Agheila" in p for p in allied.plans)
