@@ -24,7 +24,7 @@ from core.ai.admin_util import (enemy_hexes, my_options, nearest, objective_hexe
 from core.decisions import Action, Decision
 from core.hexgrid import Hex, HexLabelError
 from core.rules import stacking, tec
-from core.rules.status import counter_of, hex_of
+from core.rules.status import counter_of, hex_of, supply_kind
 
 if TYPE_CHECKING:
     from core.engine import Engine
@@ -245,7 +245,9 @@ def _activate_bases(player: Any, decision: Decision, engine: "Engine") -> Action
             continue
         b = st.units.get(str(o.action.args.get("base")))
         h = hex_of(b) if b is not None else None
-        if h is not None and nearest(h, own) <= 12:
+        active = any(u.side == player.side and u.active and supply_kind(u) == "base" and hex_of(u) is not None
+                     for u in st.units.values())
+        if h is not None and (nearest(h, own) <= 12 or not active):
             plan_line(player, f"activating the base in {h.label} to keep the units near it in supply (12.2.3)")
             return o.action
     return _pass(player, decision, engine)

@@ -203,7 +203,11 @@ def emergency_candidates(engine: "Engine", side: str) -> list[tuple[str, str]]:
     """(unit, dump) pairs worth an emergency supply (12.7), best first: an isolated combat unit (12.5: supply
     attrition), else a motorized one out of general supply (12.5 a: MA halved), stacked with a usable dump of its
     side; the most valuable first."""
+    from core.ai.admin_supply import keep_for_first_base
+
     st = engine.state
+    if keep_for_first_base(engine, side):
+        return []                   # the last dumps make and activate the side's first base (12.2.3)
     dumps: dict[str, list[str]] = {}
     for u in st.units.values():
         if u.side == side and supply_kind(u) == "dump" and not u.captured and hex_of(u) is not None:

@@ -72,19 +72,11 @@ def _hex_candidates(engine: "Engine", side: str) -> Iterator[Action]:
                 break
 
 
-#: dumps kept, while the side has no base on the map, for its first base: one to create it, one to activate it (12.2.3)
-FIRST_BASE_DUMPS = 2
-
-
 def _dump_gens(engine: "Engine", decision: Decision, side: str) -> Action | None:
+    from core.ai.admin_supply import keep_for_first_base
+
     st = engine.state
-    from core.rules.status import supply_kind
-
-    from core.ai.admin_supply import dump_arrival_hexes
-
-    mine = [u for u in st.units.values() if u.side == side and hex_of(u) is not None]
-    if not any(supply_kind(u) == "base" for u in mine) and any(supply_kind(u) == "msu" for u in mine) and sum(
-            1 for u in mine if supply_kind(u) == "dump") <= FIRST_BASE_DUMPS and dump_arrival_hexes(engine, side):
+    if keep_for_first_base(engine, side):
         return None                 # 12.2.1: the last dumps make and activate the first base, not one hex's GenS
     best = None
     for o in my_options(decision, side):

@@ -171,6 +171,20 @@ def _plan(engine: "Engine", side: str) -> list[tuple[Action, str]]:
     return out
 
 
+#: dumps kept, while the side has no base on the map, for its first base: one to create it, one to activate it (12.2.3)
+FIRST_BASE_DUMPS = 2
+
+
+def keep_for_first_base(engine: "Engine", side: str) -> bool:
+    """True while the side's last dumps on the map are kept for its first base (12.2.1: a dump is expended once):
+    it has no base on the map, an MSU to make one, at most :data:`FIRST_BASE_DUMPS` dumps, and dumps arriving in a
+    map hex (:func:`dump_arrival_hexes`)."""
+    mine = [u for u in engine.state.units.values() if u.side == side and hex_of(u) is not None]
+    return (not any(supply_kind(u) == "base" for u in mine) and any(supply_kind(u) == "msu" for u in mine)
+            and sum(1 for u in mine if supply_kind(u) == "dump") <= FIRST_BASE_DUMPS
+            and bool(dump_arrival_hexes(engine, side)))
+
+
 def dump_arrival_hexes(engine: "Engine", side: str) -> list[Hex]:
     """The map hexes where the side's dumps arrive by the scenario's reinforcement schedule (7.0; 30.2 "Each GT
     ... 3 x Dump ... in S0734 (El Agheila)")."""
@@ -203,6 +217,9 @@ def _first_base(engine: "Engine", side: str, msus: list, dumps_at: dict,
     targets = [h for h in arrive if nearest(h, enemy) >= 2]
     if not targets or not msus:
         return []
+    early = _early_base(engine, side, msus, dumps_at, enemy, targets[0])
+    if early:
+        return early
     out: list[tuple[Action, str]] = []
     target = targets[0]
     from core.rules.movement import off_play_ids
@@ -230,6 +247,50 @@ def _first_base(engine: "Engine", side: str, msus: list, dumps_at: dict,
         out.append((Action(kind="move", side=side, args={"units": [u.id] + carry, "path": list(best[1])}),
                     f"{u.id} drives toward {target.label}, where the dumps arrive, to make the first base (12.2.3)"))
     return out
+
+
+def _early_base(engine: "Engine", side: str, msus: list, dumps_at: dict, enemy: list[Hex],
+                target: Hex) -> list[tuple[Action, str]]:
+    """When no MSU reaches the dumps' arrival hex this phase but two MSU stand with two dumps: both drive, each
+    with its dump, to the hex they reach that is farthest along the way to the enemy base the side strikes at
+    (:attr:`core.ai.goals.Goals.strike`; the cheapest way in MP, 13.3), 3+ hexes from the enemy, and the first
+    pair makes the base there now (12.2.3): the other dump activates it in the next Allocation Phase, a GT before
+    a base made where the dumps arrive could be, and its 14 MMP line of supply (12.4.1) follows the road."""
+    from core.ai import goals as goals_mod
+    from core.ai.ground import travel_field
+    from core.rules import tec
+    from core.rules.movement import off_play_ids
+
+    pairs = [u for u in msus if dumps_at.get(u.loc)]
+    if len(pairs) < 2 or len(dumps_at.get(pairs[0].loc, [])) < 2 or pairs[1].loc != pairs[0].loc:
+        return []
+    reach = paths(engine, [pairs[0].id])
+    if target.label in reach:
+        return []                       # it gets there this phase: the base is made there
+    strike = sorted(goals_mod.goals(engine, side).strike.items(), key=lambda kv: (-kv[1], kv[0]))
+    if not strike:
+        return []
+    field = travel_field(tec.current_map(), "trucked", Hex.parse(strike[0][0]), off=off_play_ids(engine.state))
+    here = field.get(hex_of(pairs[0]))
+    other_reach = paths(engine, [pairs[1].id])
+    best = None
+    for lab in sorted(reach):
+        x = Hex.parse(lab)
+        mp = field.get(x)
+        if mp is None or lab not in other_reach or nearest(x, enemy) < 3:
+            continue
+        if best is None or (mp, lab) < best[0]:
+            best = ((mp, lab), lab)
+    if best is None or here is None or best[0][0] >= here:
+        return []
+    lab = best[1]
+    d1, d2 = dumps_at[pairs[0].loc][0], dumps_at[pairs[0].loc][1]
+    return [(Action(kind="move", side=side, args={"units": [pairs[0].id, d1], "path": list(reach[lab])}),
+             f"{pairs[0].id} takes {d1} to {lab}, on the way to {strike[0][0]}, for the first base (12.2.3)"),
+            (Action(kind="move", side=side, args={"units": [pairs[1].id, d2], "path": list(other_reach[lab])}),
+             f"{pairs[1].id} takes {d2} to {lab} to activate it next Allocation Phase (12.2.3)"),
+            (Action(kind="create_base", side=side, args={"hex": lab}),
+             f"an MSU and a dump become the first base at {lab}, toward {strike[0][0]} (12.2.3)")]
 
 
 def _base_goals(engine: "Engine", side: str, enemy: list[Hex]) -> tuple[list[Hex], int]:
