@@ -41,6 +41,9 @@ ATTACK_THRESHOLD = 0.3
 THREAT_RADIUS = 3
 #: motorised units sent at each enemy base the enemy's victory needs (:attr:`core.ai.goals.Goals.strike`)
 STRIKE_FORCE = 8
+#: in the scenario's last GTs (this many before its end, 4.0) the strike force runs beyond its line of supply: the
+#: base must be reached before the end, and being out of supply afterwards costs less than arriving too late
+STRIKE_LAST_GTS = 1
 #: the worth of taking such a base (12.2.7), against the steps of worth an attack weighs (:func:`attack_value`)
 STRIKE_WORTH = 10.0
 #: while the side holds this many more ports than the enemy (27.3 more ports) ...
@@ -276,10 +279,11 @@ def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float
         own = _own_strength(eng, ctx.side)
     here = own.get(h.label, 0.0) + (0 if h == start else mine)
     threat = ctx.threat.get(h, 0.0)
-    if h not in ctx.loc:
+    dash = why == "strike" and st.end_gt - st.gt <= STRIKE_LAST_GTS
+    if h not in ctx.loc and not dash:
         s -= 3.0
     off = 0 if h in ctx.los else ctx.los_dist.get(h, LOS_FAR + 1)
-    if off > 2:                       # beyond where an MSU can follow (12.4.1 c): out of general supply next phase
+    if off > 2 and not dash:          # beyond where an MSU can follow (12.4.1 c): out of general supply next phase
         s -= (off - 2) * (1.2 if is_motorized(u) else 0.6)
     if threat > 0:
         ratio = threat / max(here, 0.5)
