@@ -94,18 +94,21 @@ def test_reinforcements_are_not_overstacked_while_an_arrival_hex_has_room():
     assert checked >= 10
 
 
-def test_the_first_base_is_made_where_the_dumps_arrive():
-    """12.2.3 with no base on the map: the Allied MSU drive to El Agheila (S0734 = C0701), where 30.2 sends the
-    Allied dumps each GT (the scenario's reinforcement schedule), and an MSU and a dump become a base there."""
+def test_the_first_base_is_made_on_the_way_and_active_a_gt_later():
+    """12.2.3 with no base on the map: the Allied MSU drive toward El Agheila (S0734 = C0701), where 30.2 sends the
+    Allied dumps each GT (the scenario's reinforcement schedule); out of reach in GT 31, two MSU carry the last two
+    dumps (kept from 12.3 b and 12.7) as far toward Tripoli as they get, make the first base there, and the
+    Allocation Phase of GT 32 activates it."""
     from core.ai.admin_supply import dump_arrival_hexes
     from core.bots import RandomBot
+    from core.players import Table
 
     eng = trail()
     assert [h.label for h in dump_arrival_hexes(eng, "Allied")] == ["C0701"]
-    allied, axis = AIPlayer("Allied", 1), RandomBot(1, "Axis")
-    while eng.state.gt < 33:
-        d = eng.pending()
-        eng.apply(allied.choose(d, eng) if d.side == "Allied" else axis.choose(d, eng))
-    bases = [u.loc for u in eng.state.units_of("Allied") if u.id.startswith("AL-Base")]
-    assert bases == ["C0701"]
-    assert any("first base at El Agheila" in p for p in allied.plans)
+    allied = AIPlayer("Allied", 1)
+    table = Table.of(RandomBot(1, "Axis"), allied)
+    while (eng.state.gt, eng.state.phase) < (32, 5):
+        eng.apply(table.choose(eng)[1])
+    bases = [u for u in eng.state.units_of("Allied") if u.id.startswith("AL-Base")]
+    assert len(bases) == 1 and bases[0].active
+    assert any("first base at" in p for p in allied.plans)
