@@ -79,7 +79,8 @@ def test_a_withdrawal_holds_in_place_on_its_lines():
 
 
 def _advance(scenario: str, base: bool = False) -> tuple[Engine, list[dict]]:
-    # 7:1 on a 1 against KDG in C0803 (Mersa Brega, a port of Sonnenblume's 26.3 count: an objective there); the
+    # 7:1 on a 1 against KDG in C0803 (Mersa Brega, a port of Desert Fox's 27.3 count: an objective there; 26.3
+    # counts standard port capacity, which Mersa Brega has none of, so it is no objective in Sonnenblume); the
     # defender withdraws three hexes east (scripted: C0906), the hex is vacated and the Axis player may advance (14.8)
     units = [("GE-5Pz", "Axis", "C0802", 2), ("GE-3Aufkl", "Axis", "C0802", 1), ("AX-Dump#1", "Axis", "C0802", 1),
              ("UK-KDG", "Allied", "C0803", 1)]
@@ -102,7 +103,7 @@ def _advance(scenario: str, base: bool = False) -> tuple[Engine, list[dict]]:
 
 
 def test_advances_after_combat_into_the_vacated_hex_that_is_its_objective():
-    eng, asked = _advance("sonnenblume")
+    eng, asked = _advance("desert-fox")
     assert eng.state.units["UK-KDG"].loc == "C0906"
     assert [a["unit"] for a in asked if a["kind"] == "advance"] == ["GE-5Pz", "GE-3Aufkl"]   # the strongest first
     assert eng.state.units["GE-5Pz"].loc == "C0803" == eng.state.units["GE-3Aufkl"].loc

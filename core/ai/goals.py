@@ -5,7 +5,12 @@ Each victory condition of the scenario file (``victory`` entries, 4.1 XIX/XX; th
 :mod:`core.rules.victory_rules`) names hexes that matter: the hexes a ``control`` condition lists, the ports a
 port condition counts, the bases a base condition looks at, the road of a ``road_control`` condition.  Every such
 hex is an objective for *both* sides: the side it belongs to holds it, the other side takes it.  Its weight grows
-with the victory level the condition gives (smashing > win > marginal).
+with the victory level the condition gives (smashing > win > marginal).  A ``card_in_effect`` condition names the
+hexes whose control meets the card (its ``params.control`` in resources/cards: AXC-9, Mersa Matruh).
+
+Some of the side's own conditions are met by taking hexes the enemy may leave empty, far from the main battle: the
+control hexes of its card condition and the ports its ``port_capacity`` condition still lacks (:func:`port_plan`,
+26.3).  They are :attr:`Goals.raid`: a detachment goes for each (``core.ai.ground.assign_roles``).
 """
 
 from __future__ import annotations
@@ -39,6 +44,9 @@ class Goals:
     #: enemy bases the enemy's own victory needs (an enemy ``base_with_loc`` condition, 30.3-like) -> weight: a
     #: base captured or destroyed (12.2.7) leaves no line to draw from it (12.4.2), whatever the ZOC around it
     strike: dict[str, float] = field(default_factory=dict)
+    #: hexes the side's own victory needs that the enemy holds, each taken by a detachment (see the module
+    #: docstring): the control hexes of its card condition (AXC-9) and the ports of :func:`port_plan`
+    raid: dict[str, float] = field(default_factory=dict)
 
 
 def _label(h: str) -> str | None:
@@ -50,6 +58,84 @@ def _label(h: str) -> str | None:
 
 def _maps(eng: Engine, cond: dict) -> tuple[str, ...]:
     return tuple(cond.get("maps") or eng.state.vars.get("maps") or ())
+
+
+def card_control_hexes(card: str) -> list[str]:
+    """The hexes whose control meets a card's conditions: its ``params.control`` (resources/cards; AXC-9 "the Axis
+    controls Mersa Matruh", W2118)."""
+    from core import cards
+
+    rec = cards.all_cards().get(card)
+    params = getattr(rec, "params", None) or {}
+    return [lab for h in params.get("control", []) if (lab := _label(str(h)))]
+
+
+def port_boxes(cond: dict, h: str, cap: int) -> int:
+    """What a port adds to a port condition: its standard boxes for 26.3's "standard port capacity"
+    (``port_capacity``, 20.1: the limited boxes do not count), one for 27.3's port count, else every box."""
+    if cond.get("kind") == "port_capacity":
+        return victory_rules.standard_boxes(h)
+    return 1 if cond.get("kind") == "more_ports" else cap
+
+
+#: in :func:`port_plan`, one enemy combat factor in a port costs as much as this many hexes of way to it
+PORT_DEFENCE_HEXES = 10.0
+
+
+def port_plan(eng: Engine, side: str, cond: dict, taking: frozenset[str] = frozenset()) -> dict[str, int]:
+    """The ports the side takes for its own ``port_capacity`` condition (26.3: "count the standard port capacity of
+    all ports held by the Axis player (on Maps C and W) that have an LOC to C0701 ... five or more"): nothing while
+    the ports it holds with that line already reach the threshold; else, among the ports of those maps the enemy
+    holds, the set whose standard boxes (20.1) make up the shortfall at least cost.  A port's cost is the way to it
+    (hexes from the side's nearest combat unit on the map) plus :data:`PORT_DEFENCE_HEXES` per enemy combat factor
+    in it (its garrison); a set costs its farthest way (the detachments go at once) plus its garrisons.  A port in
+    ``taking`` (a hex the side goes for anyway, e.g. AXC-9's Mersa Matruh) costs nothing more.  Returns port -> its
+    standard boxes."""
+    from core.rules.special_units import info
+    from core.rules.status import hex_of, is_combat
+
+    st = eng.state
+    maps = tuple(cond.get("maps") or ())
+    loc_to = cond.get("loc_to")
+    held, cands = 0, {}
+    for h in sorted(victory_rules._ports(eng)):
+        if maps and h[:1] not in maps or not offmap.hex_in_play(st.vars.get("maps"), Hex.parse(h)):
+            continue
+        std = victory_rules.standard_boxes(h)
+        if std <= 0:
+            continue
+        who = victory_rules.controller(eng, h)
+        if who == side:
+            if not loc_to or victory_rules.overland_connected(eng, side, h, victory_rules._label(str(loc_to))):
+                held += std
+        else:
+            cands[h] = std
+    need = int(cond.get("threshold", 0)) - held
+    if need <= 0 or not cands:
+        return {}
+    own = [hx for u in st.units_of(side) if is_combat(u) and (hx := hex_of(u)) is not None]
+    way, garrison = {}, {}
+    for h in cands:
+        hx = Hex.parse(h)
+        if h in taking:
+            way[h], garrison[h] = 0, 0.0
+            continue
+        way[h] = min((hx.distance(o) for o in own), default=0)
+        garrison[h] = sum(max(0.5, float(info(st, v.id).cf)) for v in st.units_at(h)
+                          if v.side != side and is_combat(v))
+    best: tuple | None = None
+    labels = sorted(cands)
+    for mask in range(1, 1 << len(labels)):
+        pick = [labels[i] for i in range(len(labels)) if mask >> i & 1]
+        boxes = sum(cands[p] for p in pick)
+        if boxes < need:
+            continue
+        # the detachments go at once: the farthest port sets the time; each garrison must be beaten
+        cost = max(way[p] for p in pick) + PORT_DEFENCE_HEXES * sum(garrison[p] for p in pick)
+        key = (cost, sum(way[p] for p in pick), -boxes, pick)
+        if best is None or key < best:
+            best = key
+    return {} if best is None else {p: cands[p] for p in best[-1]}
 
 
 def objective_hexes(eng: Engine, side: str) -> dict[str, float]:
@@ -69,12 +155,16 @@ def objective_hexes(eng: Engine, side: str) -> dict[str, float]:
         if k == "control":
             for h in c.get("hexes", []):
                 add(_label(h), w * 2)
+        elif k == "card_in_effect":
+            for h in card_control_hexes(str(c.get("card", ""))):
+                add(h, w * 2)
         elif k in ("port_capacity", "more_ports", "base_in_port"):
             maps = _maps(eng, c)
             for h, cap in ports.items():
-                if not maps or h[:1] in maps:
-                    # 27.3 counts ports, whatever their size; the others weigh their capacity (20.1)
-                    add(h, w if k == "more_ports" else w * (0.5 + 0.25 * min(cap, 4)))
+                boxes = port_boxes(c, h, cap)
+                if (not maps or h[:1] in maps) and boxes > 0:
+                    # 27.3 counts ports, whatever their size; the others weigh what they count (20.1, 26.3)
+                    add(h, w if k == "more_ports" else w * (0.5 + 0.25 * min(boxes, 4)))
         elif k in ("base_with_loc", "no_base_with_loc"):
             for s in (side, other(side)):
                 for h in victory_rules._bases(eng, s):
@@ -110,6 +200,17 @@ def goals(eng: Engine, side: str) -> Goals:
         who = victory_rules.controller(eng, h)
         g.control[h] = who
         (g.hold if who == side else g.take)[h] = w
+    mine = [c for c in victory_rules.conditions(eng) if c.get("side") == side]
+    for c in mine:
+        if c.get("kind") == "card_in_effect":          # AXC-9: the hex whose control meets the card
+            for h in card_control_hexes(str(c.get("card", ""))):
+                if h in g.take:
+                    g.raid[h] = max(g.raid.get(h, 0.0), g.take[h])
+    for c in mine:
+        if c.get("kind") == "port_capacity":           # 26.3: the ports still lacking, after those above
+            for h in port_plan(eng, side, c, frozenset(g.raid)):
+                if h in g.take:
+                    g.raid[h] = max(g.raid.get(h, 0.0), g.take[h])
     gm = tec.current_map()
     for c in victory_rules.conditions(eng):
         if c.get("kind") == "base_with_loc" and c.get("side") == other(side):
@@ -145,4 +246,6 @@ def goals(eng: Engine, side: str) -> Goals:
                                                                     n.label))]
             if ring:
                 g.siege[lab] = ring
+    # a hex the enemy holds with a line out of it (a siege objective) is besieged and attacked, not raided
+    g.raid = {h: w for h, w in g.raid.items() if h not in g.siege}
     return g

@@ -22,7 +22,7 @@ from core.rules import movement as movement_rules
 from core.rules import stacking, supply, tec, victory_rules
 from core.rules.combat import dumps_for, may_attack
 from core.rules.status import (
-    hex_of, is_combat, is_motorized, movement_allowance, tec_class,
+    hex_of, is_combat, is_motorized, is_track_marker, movement_allowance, tec_class,
 )
 from core.rules.special_units import info
 
@@ -46,6 +46,10 @@ STRIKE_FORCE = 8
 STRIKE_LAST_GTS = 1
 #: the worth of taking such a base (12.2.7), against the steps of worth an attack weighs (:func:`attack_value`)
 STRIKE_WORTH = 10.0
+#: motorised units sent at each hex of :attr:`core.ai.goals.Goals.raid` the enemy leaves empty ...
+RAID_FORCE = 2
+#: ... and, where enemy combat units hold it, enough more for this ratio of combat factors (up to STRIKE_FORCE)
+RAID_ODDS = 3.0
 #: while the side holds this many more ports than the enemy (27.3 more ports) ...
 PORT_LEAD = 6
 #: ... an objective it holds with no enemy combat unit this near (hexes) gets no garrison ...
@@ -72,30 +76,50 @@ class Context:
     role: dict[str, str] = field(default_factory=dict)          # unit -> target hex label
     why: dict[str, str] = field(default_factory=dict)           # unit -> hold / take / siege / front
     siege_of: dict[str, str] = field(default_factory=dict)      # siege ring hex -> the objective it cuts off
-    #: (strike objective, TEC class) -> {hex: MP in eighths to reach the objective}, see :func:`travel_field`
+    #: (objective, TEC class, around the enemy) -> {hex: MP in eighths to reach the objective}, see
+    #: :func:`travel_field`
     travel: dict = field(default_factory=dict)
     #: the ids of the hexes on no map in play (R-MAPS-IN-PLAY), never on a way
     off_play: frozenset = frozenset()
+    #: hexes of enemy combat units and the enemy ZOC a motorised unit respects (11.2), for a raid's way
+    #: (:meth:`travel_mp` ``around_enemy``); filled when first needed
+    enemy_hexes: frozenset | None = None
+    enemy_zoc: frozenset | None = None
 
-    def travel_mp(self, target: str, cls: str, h: Hex) -> float | None:
-        """MP a unit of TEC class ``cls`` pays from ``h`` to ``target`` by the terrain alone (None: no way)."""
-        key = (target, cls)
+    def travel_mp(self, target: str, cls: str, h: Hex, around_enemy: bool = False, eng: Engine | None = None
+                  ) -> float | None:
+        """MP a unit of TEC class ``cls`` pays from ``h`` to ``target`` by the terrain alone (None: no way); with
+        ``around_enemy`` (and ``eng``), never through an enemy combat unit's hex and paying :data:`EZOC_MP` more
+        for each enemy ZOC hex entered on the way (11.3: a unit entering one stops)."""
+        key = (target, cls, around_enemy)
         if key not in self.travel:
-            self.travel[key] = travel_field(tec.current_map(), cls, Hex.parse(target), off=self.off_play)
+            blocked, ezoc = frozenset(), frozenset()
+            if around_enemy and eng is not None:
+                if self.enemy_hexes is None:
+                    from core.rules import zoc
+                    self.enemy_hexes = frozenset(self.enemy_cf)
+                    self.enemy_zoc = frozenset(zoc.enemy_zoc(eng.state, other(self.side), motorized=True))
+                blocked, ezoc = self.enemy_hexes, self.enemy_zoc or frozenset()
+            self.travel[key] = travel_field(tec.current_map(), cls, Hex.parse(target), off=self.off_play,
+                                            blocked=blocked, ezoc=ezoc)
         e = self.travel[key].get(h)
         return None if e is None else e / 8
 
 
 #: how far (MP) :func:`travel_field` looks
 TRAVEL_FAR = 160
+#: what entering an enemy ZOC hex on the way adds (MP) in :func:`travel_field`: the unit stops there (11.3)
+EZOC_MP = 12
 
 
-def travel_field(gm: tec.GroundMap, cls: str, target: Hex, far: int = TRAVEL_FAR,
-                 off: frozenset = frozenset()) -> dict[Hex, int]:
+def travel_field(gm: tec.GroundMap, cls: str, target: Hex, far: int = TRAVEL_FAR, off: frozenset = frozenset(),
+                 blocked: frozenset = frozenset(), ezoc: frozenset = frozenset()) -> dict[Hex, int]:
     """Every hex within ``far`` MP of ``target`` -> the MP (eighths) a unit of TEC class ``cls`` pays to move from it
     to ``target`` by the Terrain Effects Chart alone (13.3: roads negate other terrain, so the cheapest way is the
-    road's); enemy units and ZOC are left to the engine's own search when the move is made.  ``off``: the ids of the
-    hexes on no map in play (13.1, R-MAPS-IN-PLAY), never crossed."""
+    road's); enemy units and ZOC are left to the engine's own search when the move is made, except that the way
+    never passes a ``blocked`` hex (but may end in the target) and pays :data:`EZOC_MP` for each ``ezoc`` hex it
+    enters before the target.  ``off``: the ids of the hexes on no map in play (13.1, R-MAPS-IN-PLAY), never
+    crossed."""
     dist: dict[Hex, int] = {target: 0}
     heap: list[tuple[int, Hex]] = [(0, target)]
     while heap:
@@ -103,12 +127,12 @@ def travel_field(gm: tec.GroundMap, cls: str, target: Hex, far: int = TRAVEL_FAR
         if d > dist.get(h, d) or d > far * 8:
             continue
         for n in h.neighbours():
-            if not gm.on_grid(n) or (off and tec.hex_id(n) in off):
+            if not gm.on_grid(n) or (off and tec.hex_id(n) in off) or n in blocked:
                 continue
             c, _ = tec.step_cost(gm, cls, n, h)           # from n into h
             if c is None:
                 continue
-            nd = d + c
+            nd = d + c + (EZOC_MP * 8 if h in ezoc and h != target else 0)
             if nd < dist.get(n, nd + 1):
                 dist[n] = nd
                 heapq.heappush(heap, (nd, n))
@@ -211,6 +235,23 @@ def assign_roles(eng: Engine, ctx: Context) -> None:
         for uid in fast[:STRIKE_FORCE]:
             ctx.role[uid], ctx.why[uid] = base, "strike"
             free.discard(uid)
+    for h, _w in sorted(ctx.goals.raid.items(), key=lambda kv: (-kv[1], kv[0])):
+        # a detachment takes a hex the side's own victory needs where the enemy is weak or absent (2.2.2: entering
+        # it is enough; 26.3's ports, AXC-9's Mersa Matruh): the units that get there soonest by the cheapest way
+        def turns(u: str, h: str = h) -> float:
+            mp = ctx.travel_mp(h, tec_class(st.units[u]), pos[u], around_enemy=True, eng=eng)
+            return (mp if mp is not None else 10 ** 6) / max(1, movement_allowance(st.units[u]))
+
+        garrison = ctx.enemy_cf.get(Hex.parse(h), 0.0)
+        force = 0.0
+        fast = sorted((u for u in free if is_motorized(st.units[u]) and info(st, u).real_cf),
+                      key=lambda u: (turns(u), u))
+        for n, uid in enumerate(fast):
+            if n >= STRIKE_FORCE or (n >= RAID_FORCE and force >= RAID_ODDS * garrison) or turns(uid) >= 10 ** 5:
+                break
+            ctx.role[uid], ctx.why[uid] = h, "raid"
+            free.discard(uid)
+            force += max(0.5, float(info(st, uid).cf))
     for obj, ring in sorted(ctx.goals.siege.items(), key=lambda kv: (-ctx.goals.weights.get(kv[0], 0),
                                                                       len(kv[1]), kv[0])):
         for r in ring:
@@ -258,10 +299,11 @@ def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float
     if target:
         t = Hex.parse(target)
         d0, d1 = start.distance(t), h.distance(t)
-        if why == "strike":
+        if why in ("strike", "raid"):
             # the cheapest way in MP (the road), not the straight line: 4 road hexes of a motorised unit are 1 MP
-            cls = tec_class(u)
-            m0, m1 = ctx.travel_mp(target, cls, start), ctx.travel_mp(target, cls, h)
+            cls, around = tec_class(u), why == "raid"
+            m0 = ctx.travel_mp(target, cls, start, around, eng)
+            m1 = ctx.travel_mp(target, cls, h, around, eng)
             if m0 is not None and m1 is not None:
                 s += (m0 - m1) * 1.5
         else:
@@ -270,8 +312,8 @@ def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float
             s += 4.0 if why != "front" else 0.0
         elif why == "siege" and d1 == 1:
             s += 1.5
-        elif why == "strike" and d1 == 1:
-            s += 6.0                  # next to the base: it can be attacked in the Combat Phase (14.0, 12.2.6)
+        elif why in ("strike", "raid") and d1 == 1:
+            s += 6.0                  # next to it: it can be attacked in the Combat Phase (14.0, 12.2.6)
         if why == "hold" and d1 > 1:
             s -= 1.0
     mine = max(0.5, float(info(st, uid).cf))
@@ -280,15 +322,18 @@ def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float
     here = own.get(h.label, 0.0) + (0 if h == start else mine)
     threat = ctx.threat.get(h, 0.0)
     dash = why == "strike" and st.end_gt - st.gt <= STRIKE_LAST_GTS
-    if h not in ctx.loc and not dash:
+    # a raider goes beyond supply on purpose: entering the hex is what counts (2.2.2), and the scenario ends before
+    # its supply tells (12.5, 12.7)
+    beyond = dash or why == "raid"
+    if h not in ctx.loc and not beyond:
         s -= 3.0
     off = 0 if h in ctx.los else ctx.los_dist.get(h, LOS_FAR + 1)
-    if off > 2 and not dash:          # beyond where an MSU can follow (12.4.1 c): out of general supply next phase
+    if off > 2 and not beyond:        # beyond where an MSU can follow (12.4.1 c): out of general supply next phase
         s -= (off - 2) * (1.2 if is_motorized(u) else 0.6)
     if threat > 0:
         ratio = threat / max(here, 0.5)
         if ratio > 3:
-            s -= min(6.0, (ratio - 3) * 0.8) * (0.5 if why in ("take", "siege", "strike") else 1.0)
+            s -= min(6.0, (ratio - 3) * 0.8) * (0.5 if why in ("take", "siege", "strike", "raid") else 1.0)
     # adjacent enemy stacks we could attack at good odds next Combat Phase
     for n, e in ctx.adjacent.get(h, ()):
         if here >= 2.5 * e:
@@ -319,7 +364,7 @@ def best_move(eng: Engine, ctx: Context, uid: str) -> tuple[Action | None, str]:
         return None, ""
     side = ctx.side
     target = ctx.role.get(uid, "")
-    if ctx.why.get(uid) in ("take", "strike") and target and not ctx.enemy_cf.get(Hex.parse(target)) and any(
+    if ctx.why.get(uid) in ("take", "strike", "raid") and target and not ctx.enemy_cf.get(Hex.parse(target)) and any(
             v.side != side for v in st.units_at(target)):
         act = _capture(eng, side, uid, target)      # only enemy supply units there: capture them (12.2.7, 13.4)
         if act is not None:
@@ -342,7 +387,7 @@ def best_move(eng: Engine, ctx: Context, uid: str) -> tuple[Action | None, str]:
     ranked.sort()
     why = ctx.why.get(uid, "")
     verb = {"take": "advancing on", "hold": "holding", "front": "closing up toward",
-            "siege": "cutting off", "strike": "dashing at the base in"}.get(why, "moving toward")
+            "siege": "cutting off", "strike": "dashing at the base in", "raid": "raiding"}.get(why, "moving toward")
     if why == "siege":
         target = ctx.siege_of.get(target, target)
     for _sc, lab, path in ranked[:3]:
@@ -583,11 +628,12 @@ def plan_attacks(player: Any, eng: Engine, side: str) -> tuple[list[Action], lis
     for loc, ids in by_hex.items():
         for n in Hex.parse(loc).neighbours():
             here = st.units_at(n.label)
-            # enemy combat units; or an enemy base the enemy's victory needs, held by supply units alone where it
-            # cannot be overrun (13.4.2): they defend with one factor, and any result but No Effect followed by an
-            # advance takes them (12.2.6, 12.2.7)
+            # enemy combat units; or an enemy base the enemy's victory needs, or a hex the side's own victory needs
+            # (a raid), held by supply units alone where it cannot be overrun (13.4.2): they defend with one factor,
+            # and any result but No Effect followed by an advance takes them (12.2.6, 12.2.7)
             if any(v.side == other(side) and is_combat(v) for v in here) or (
-                    n.label in g.strike and any(v.side == other(side) for v in here)):
+                    (n.label in g.strike or n.label in g.raid)
+                    and any(v.side == other(side) and not is_track_marker(v) for v in here)):
                 targets.setdefault(n.label, []).extend(sorted(ids))
     cands = []
     for h, att in sorted(targets.items()):

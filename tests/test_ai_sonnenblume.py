@@ -1,0 +1,135 @@
+"""The computer opponent as the Axis of Sonnenblume (26.3), from the real set-up: its goals come from the victory
+data.  b) "Meeting the conditions on AXC-9" - the card's data names Mersa Matruh (W2118), whose control meets it -
+and the marginal victory, "the standard port capacity of all ports held by the Axis player (on Maps C and W) that
+have an LOC to C0701 ... five or more" (20.1: the limited boxes do not count).  The ports still lacking and Mersa
+Matruh are raided by detachments (``Goals.raid``); a raid hex held by supply units alone where they cannot be
+overrun (13.4.2: Mersa Matruh is fortified) is attacked (12.2.6, 12.2.7)."""
+
+from __future__ import annotations
+
+from core.ai import AIPlayer, ground
+from core.ai import goals as goals_mod
+from core.engine import Engine
+from core.newgame import initial_state
+from core.rules import victory_rules as vr
+from core.rules.status import is_motorized
+from core.scenario import load
+from core.state import Frame, GameState, UnitState
+
+BENGHAZI, DERNA, TOBRUK, BARDIA, MATRUH, ALEXANDRIA = "C2308", "C2821", "C2331", "W2104", "W2118", "W2232"
+MERSA_BREGA, SOLLUM, SIDI_BARRANI = "C0803", "W2004", "W2110"       # ports with limited boxes only
+
+
+def sonnenblume(seed: int = 1) -> Engine:
+    return Engine(initial_state(load("sonnenblume"), seed))
+
+
+def _port_condition(eng: Engine) -> dict:
+    return next(c for c in vr.conditions(eng) if c["kind"] == "port_capacity")
+
+
+def test_axc9_control_hex_is_an_objective_read_from_the_card_data():
+    assert goals_mod.card_control_hexes("AXC-9") == [MATRUH]
+    eng = sonnenblume()
+    axis, allied = goals_mod.goals(eng, "Axis"), goals_mod.goals(eng, "Allied")
+    # a smashing-level control objective (weight 3.0 x 2), like Tobruk's
+    assert axis.weights[MATRUH] == axis.weights[TOBRUK] == 6.0
+    assert MATRUH in axis.raid and MATRUH in allied.hold
+    assert allied.raid == {}                  # the Allied victory needs no raid (26.3: Tobruk, or "otherwise")
+    assert TOBRUK not in axis.raid            # Tobruk has a line out of it: besieged (goals.siege), not raided
+    assert TOBRUK in axis.siege
+
+
+def test_the_port_condition_weighs_standard_boxes_only():
+    eng = sonnenblume()
+    w = goals_mod.goals(eng, "Axis").weights
+    for port in (MERSA_BREGA, SOLLUM, SIDI_BARRANI):       # 0 standard boxes: they add nothing to 26.3's count
+        assert port not in w
+    assert w[BENGHAZI] > w[BARDIA]                          # 2 standard boxes against 1
+
+
+def test_port_plan_makes_up_the_shortfall_at_least_cost():
+    eng = sonnenblume()
+    cond = _port_condition(eng)
+    # the Axis holds no port at the start (26.0: the Allies control every hex but the Axis set-up's): it needs 5
+    plan = goals_mod.port_plan(eng, "Axis", cond)
+    assert sum(plan.values()) >= 5 and all(vr.standard_boxes(p) == n for p, n in plan.items())
+    assert TOBRUK not in plan                               # its garrison costs more than empty ports farther off
+    # Mersa Matruh taken anyway (AXC-9) costs nothing more: Benghazi, Derna and it make 5
+    assert goals_mod.port_plan(eng, "Axis", cond, frozenset({MATRUH})) == {BENGHAZI: 2, DERNA: 1, MATRUH: 2}
+
+
+def test_port_plan_boundary_threshold_held_and_one_short():
+    eng = sonnenblume()
+    cond = _port_condition(eng)
+    st = eng.state
+    # the Allied field units gone (their ZOC cuts lines, 12.4.2): Tobruk and Alexandria keep their garrisons
+    for u in list(st.units.values()):
+        if u.side == "Allied" and u.loc[:1] in "CW" and u.loc not in (TOBRUK, ALEXANDRIA):
+            u.loc = "box:NRV"
+    # 2.2.2: the Axis entered Benghazi (2), Derna (1) and Bardia (1), each with a line to C0701: 4, one short of 5
+    for h in (BENGHAZI, DERNA, BARDIA):
+        st.control[h] = "Axis"
+        assert vr.overland_connected(eng, "Axis", h, "C0701")
+    one_short = goals_mod.port_plan(eng, "Axis", cond)
+    assert one_short and not set(one_short) & {BENGHAZI, DERNA, BARDIA}
+    # Benghazi, Derna and Mersa Matruh: 5, the threshold: nothing more to take
+    del st.control[BARDIA]
+    st.control[MATRUH] = "Axis"
+    assert vr.overland_connected(eng, "Axis", MATRUH, "C0701")
+    assert vr.holds(eng, cond, "Axis")
+    assert goals_mod.port_plan(eng, "Axis", cond) == {}
+
+
+def test_detachments_raid_mersa_matruh_with_motorised_units():
+    eng = sonnenblume()
+    ctx = ground.context(eng, "Axis")
+    raiders = [u for u, why in ctx.why.items() if why == "raid"]
+    assert raiders and all(is_motorized(eng.state.units[u]) for u in raiders)
+    at_matruh = [u for u in raiders if ctx.role[u] == MATRUH]
+    # three Allied units hold it at the start: enough for RAID_ODDS against their factors, at most STRIKE_FORCE
+    assert ground.RAID_FORCE <= len(at_matruh) <= ground.STRIKE_FORCE
+    # the siege of Tobruk keeps its ring (the Allied smashing victory needs a line out of it, 26.3)
+    assert any(why == "siege" for why in ctx.why.values())
+
+
+def test_raid_way_goes_around_enemy_units():
+    # the coast road runs through Tobruk (an Allied garrison): the raid's way to Mersa Matruh may not pass it
+    eng = sonnenblume()
+    ctx = ground.context(eng, "Axis")
+    h = ground.Hex.parse("C2330")                            # next to Tobruk, on the road west of it
+    plain = ctx.travel_mp(MATRUH, "trucked", h)
+    around = ctx.travel_mp(MATRUH, "trucked", h, around_enemy=True, eng=eng)
+    assert plain is not None and around is not None and around > plain
+    assert ctx.travel_mp(MATRUH, "trucked", ground.Hex.parse(TOBRUK), around_enemy=True, eng=eng) is None
+
+
+def _matruh_position(axis_controls_matruh: bool) -> Engine:
+    """Sonnenblume's victory data, the Axis first player at its Combat Phase (VIII): Mersa Matruh (fortified, 13.4.2)
+    holds the Allied base and the railhead only; two motorised Axis units stand next to it."""
+    units = [("AL-Base#2", "Allied", MATRUH, 1, {"active": True}), ("AL-Railhead#1", "Allied", MATRUH, 1),
+             ("UK-Alexandria", "Allied", ALEXANDRIA, 1), ("UK-Tobruk", "Allied", TOBRUK, 1),
+             ("GE-5Pz", "Axis", "W2117", 2), ("GE-3Aufkl", "Axis", "W2117", 1)]
+    us = {u[0]: UnitState(id=u[0], side=u[1], loc=u[2], steps=u[3], **(u[4] if len(u) > 4 else {})) for u in units}
+    st = GameState(scenario="sonnenblume", seed=1, gt=13, phase=8, step=1, initiative="Axis", first_player="Axis",
+                   surprise=False, end_gt=14, units=us, vars={"weather_rules": False, "maps": ["C", "W"]},
+                   stack=[Frame(proc="turn")])
+    if axis_controls_matruh:
+        st.control[MATRUH] = "Axis"
+    return Engine(st)
+
+
+def test_attacks_the_raid_hex_held_by_supply_units_alone():
+    eng = _matruh_position(axis_controls_matruh=False)
+    d = eng.pending()
+    assert d.kind == "combat_declare" and d.side == "Axis"
+    a = AIPlayer("Axis", 1).choose(d, eng)
+    assert a.kind == "declare" and a.args["hexes"] == [MATRUH]
+
+
+def test_no_attack_on_the_supply_units_when_the_axis_holds_mersa_matruh():
+    # the same position with Mersa Matruh already Axis (2.2.2): AXC-9 is met, no raid, and supply units alone are not
+    # attacked for their own sake
+    eng = _matruh_position(axis_controls_matruh=True)
+    d = eng.pending()
+    assert AIPlayer("Axis", 1).choose(d, eng).kind == "done"
