@@ -76,8 +76,9 @@ def test_pass_play_ends_the_phase_with_no_axis_unit_east(trail: Play) -> None:
 
 
 def test_a_unit_that_cannot_leave_is_eliminated_at_the_end_of_the_movement_phase(trail: Play) -> None:
-    """Unreachable by random play from the set-up (every arrival can leave): an Axis dump cannot move by itself
-    (13.7) and no move may leave one there, so the position is made by hand (docs/architecture.md)."""
+    """Unreachable by play from the set-up (every arrival can leave, and no move may leave a unit there): an Axis
+    dump cannot move by itself (13.7), so one placed there by hand is a unit that could not leave (R-30-EAST-STRANDED;
+    the phase-end rule is no name of the fuzz report)."""
     dump = next(u.id for u in trail.state.units_of("Axis") if u.id.startswith("AX-Dump") and u.loc == "L2817")
     trail.state.units[dump].loc = "C0701"
     trail.to(step="XIII.1")
