@@ -103,6 +103,31 @@ def east_edge(letter: str) -> list[str]:
     return out
 
 
+ENTRY_SUPPLIED = "entry_supplied_gt"
+
+
+def entry_supplied(eng: Engine, side: str, to: str) -> bool:
+    """30.2 "Allied Reinforcements: Units enter at any hex on the east edge of Map S on the turns indicated. All are
+    in general supply when entering." (the scenario's ``allied_entry_supplied`` special rule; 31.0 includes it):
+    whether a ``side`` unit arriving in ``to`` enters so (R-SC-TOTF-ENTRY-GENS)."""
+    from core.rules import events
+
+    sp = events.special(eng, "allied_entry_supplied")
+    if sp is None or side != ALLIED:
+        return False
+    letter, _, where = str(sp.params.get("edge", "")).partition(":")
+    if where != "east":
+        raise ValueError(f"scenario {eng.state.scenario}: special allied_entry_supplied params.edge must be "
+                         f"'<map letter>:east', not {sp.params.get('edge')!r} (30.2)")
+    return to in east_edge(letter)
+
+
+def mark_entry_supplied(eng: Engine, uid: str) -> None:
+    """R-SC-TOTF-ENTRY-GENS: the unit is in general supply for the GT it enters (``supply.gens_status``)."""
+    u = eng.state.units[uid]
+    u.flags = dict(u.flags) | {ENTRY_SUPPLIED: eng.state.gt}
+
+
 def arrival_points(eng: Engine, side: str, item_to: str = "") -> list[str]:
     pts = list(ARRIVAL.get(eng.state.scenario, {}).get(side, [offmap.NRV if side == ALLIED else offmap.ITALY]))
     if item_to and offmap.canon_box(item_to) == offmap.ITALY and side == AXIS and offmap.ITALY not in pts:
@@ -229,6 +254,8 @@ def _edge_setup(eng: Engine, i: dict, pts: list[str]) -> None:
     uid = offmap.add_counter(eng, i["unit"], "setup", i["rule"], depleted=i.get("depleted", False))
     if uid is None:
         return
+    if hexes and all(entry_supplied(eng, i["side"], h) for h in hexes):
+        mark_entry_supplied(eng, uid)          # 30.2: it enters on this GT, in the edge hex its owner chooses
     cnt = all_counters().get(offmap.base_id(uid))
     st.vars.setdefault("setup_pending", []).append(
         {"unit": uid, "name": cnt.name if cnt else uid, "side": i["side"], "hexes": hexes,
@@ -566,6 +593,8 @@ class ReinforcementPhase(Procedure):
                 u.flags = dict(u.flags) | {"convoy_gt": st.gt}   # 27.0 e): on this GT's Axis convoy
             flags = {k: v for k, v in u.flags.items() if k not in ("arrive_to", "held_gt")}
             u.flags = flags
+            if entry_supplied(eng, side, to):
+                mark_entry_supplied(eng, uid)                  # 30.2 "in general supply when entering"
             eng.say(f"{side} deploys {uid} to {to} (7.0)")
             return
         super().apply(eng, frame, action)

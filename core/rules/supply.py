@@ -310,8 +310,9 @@ def gens_status(state: GameState, side: str, gm: tec.GroundMap | None = None) ->
         c = counter_of(u)
         if c.kind not in ("combat", "supply") and c.unit_type != "refit point":
             continue
-        if always_supplied(u) or u.flags.get("landed_gt") == state.gt or has_los(lines, state, u, h):
-            out[u.id] = "IGS"          # 20.1: landing units are in GenS for the GT of landing
+        if (always_supplied(u) or u.flags.get("landed_gt") == state.gt
+                or u.flags.get("entry_supplied_gt") == state.gt or has_los(lines, state, u, h)):
+            out[u.id] = "IGS"          # 20.1: landing units are in GenS for the GT of landing; 30.2 entering ones too
         elif has_loc(lines, state, u, h):
             out[u.id] = "IGS" if c.kind == "supply" else "OGS"   # 12.2: supply units in GenS unless isolated
         else:
