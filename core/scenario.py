@@ -183,6 +183,7 @@ class Victory(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     overland: bool = False
     supply: str = "any"             # any | general
     card: str | None = None
+    still_met_at_end: bool = False  # card_in_effect: the card's conditions must hold at the end (26.3 b)
     min_port_capacity: int = 0
     not_in_enemy_zoc: bool = False
     maps: list[str] = []

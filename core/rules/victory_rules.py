@@ -41,7 +41,7 @@ BUILTIN: dict[str, list[dict]] = {
     ],
     "sonnenblume": [
         {"side": AXIS, "kind": _C, "hexes": ["C2331"], "loc_to": "C0701", "overland": True, "level": "smashing", "rule": "26.3"},
-        {"side": AXIS, "kind": "card_in_effect", "card": "AXC-9", "level": "smashing", "rule": "26.3"},
+        {"side": AXIS, "kind": "card_in_effect", "card": "AXC-9", "still_met_at_end": True, "level": "smashing", "rule": "26.3"},
         {"side": ALLIED, "kind": _C, "hexes": ["C2331"], "loc_to": "box:NRV", "overland": True, "level": "smashing", "rule": "26.3"},
         {"side": AXIS, "kind": "port_capacity", "maps": ["C", "W"], "loc_to": "C0701", "threshold": 5, "level": "marginal", "rule": "26.3"},
         {"side": ALLIED, "kind": "otherwise", "level": "marginal", "rule": "26.3 b)"},
@@ -224,7 +224,10 @@ def holds(eng: Engine, cond: dict, side: str) -> bool:
     if k == "card_in_effect":
         from core.rules import events
         if cond.get("card") == "AXC-9":
-            return events.axis_in_egypt(eng)
+            if cond.get("still_met_at_end"):
+                # 26.3 b) "The conditions must still be met at the end of the scenario" (R-VIC-AXC9-END)
+                return events.axis_in_egypt_now(eng)
+            return events.axis_in_egypt(eng)          # 24.3 "in effect at the end of play"
         return events.in_effect(eng, cond.get("card", ""))
     if k == "base_in_port":
         ports = _ports(eng)
