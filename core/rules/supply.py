@@ -282,10 +282,17 @@ def has_loc(lines: SupplyLines, state: GameState, u: UnitState, h: Hex) -> bool:
     return h in lines.loc or _adjacent_exception(lines.loc, u, h)
 
 
-def always_supplied(u: UnitState) -> bool:
-    """15.8 garrisons and 16.1 desert raiders are always in supply; 12.7 emergency supply."""
-    c = counter_of(u)
-    return c.garrison or c.move_class == "raider" or u.emergency
+def always_supplied(state: GameState, u: UnitState) -> bool:
+    """15.8 garrisons ("always considered in supply"), 16.1 desert raiders ("Are always in general and combat
+    supply") while the optional desert raider rules are used (16.0; not in 24.0-26.0 b: R-RAID-OFF), and 12.7
+    emergency supply."""
+    return counter_of(u).garrison or raider_always_supplied(state, u) or u.emergency
+
+
+def raider_always_supplied(state: GameState, u: UnitState) -> bool:
+    """16.1: a desert raider is always in general supply -- a capability of the optional rules of 16.0."""
+    from core.rules import raiders
+    return counter_of(u).move_class == "raider" and raiders.enabled(state)
 
 
 def combat_supplied_without_dump(u: UnitState) -> bool:
@@ -310,7 +317,7 @@ def gens_status(state: GameState, side: str, gm: tec.GroundMap | None = None) ->
         c = counter_of(u)
         if c.kind not in ("combat", "supply") and c.unit_type != "refit point":
             continue
-        if (always_supplied(u) or u.flags.get("landed_gt") == state.gt
+        if (always_supplied(state, u) or u.flags.get("landed_gt") == state.gt
                 or u.flags.get("entry_supplied_gt") == state.gt or has_los(lines, state, u, h)):
             out[u.id] = "IGS"          # 20.1: landing units are in GenS for the GT of landing; 30.2 entering ones too
         elif has_loc(lines, state, u, h):
@@ -380,7 +387,7 @@ def supply_attrition(eng: Engine) -> None:
         u = st.units[uid]
         if not (u.isolated and is_combat(u) and hex_of(u) is not None):
             continue
-        if counter_of(u).garrison or counter_of(u).move_class == "raider":
+        if counter_of(u).garrison or raider_always_supplied(st, u):
             continue
         if not morale_check(eng, uid, why="supply attrition, 12.5.1"):
             deplete(eng, uid)
