@@ -4,7 +4,7 @@ wait off-map (7.1 "held off-map indefinitely") until an Axis ground combat unit 
 
 Played from the Sonnenblume set-up through ``Engine.apply`` only: the Axis destroys its base and dumps (12.2.5)
 and leaves El Agheila, the KDG takes it (XV.3), GT 11 III.1 offers no C0701, the KDG leaves (GT 11), GT 12 III.1
-still offers none (Allied control), 27 Brescia re-enters (GT 12), GT 13 III.1 offers C0701 and Pavia arrives."""
+still offers none (Allied control), an Axis unit re-enters (GT 12), GT 13 III.1 offers C0701 and Pavia arrives."""
 
 from __future__ import annotations
 
@@ -65,8 +65,10 @@ def test_7_1_allied_control_after_the_kdg_left_still_bars_the_arrival_until_an_a
     assert set(GT11) <= set(offered) and all("C0701" not in pts for pts in offered.values())
     # boundary: one Axis ground combat unit entering El Agheila makes it Axis again (2.2.2)
     p.to("movement", side="Axis", gt=12)
-    p.act("move", side="Axis", units=["IT-27Brescia"],
-          path=p.eng.query("route", units=["IT-27Brescia"], to="C0701")["path"])
+    routes = {u.id: p.eng.query("route", units=[u.id], to="C0701") for u in p.state.units_of("Axis")
+              if control.transfers_control(u) and u.loc[1:].isdigit()}
+    mover, route = next((uid, r) for uid, r in sorted(routes.items()) if r)
+    p.act("move", side="Axis", units=[mover], path=route["path"])
     assert control.controller(p.state, "C0701") == "Axis"
     p.to("reinforce", side="Axis", gt=13)
     while (d := p.to(side="Axis", gt=13)).kind == "reinforce" and d.context["unit"] != "IT-17Pavia":
