@@ -762,9 +762,8 @@ class _MoveBase(Procedure):
                                             if p in frame.data.get("moved", {})]
         cont = frame.data.setdefault("continue", [])
         spent0 = {i: frame.data["moved"][i] for i in req.units if i in cont and i in frame.data.get("moved", {})}
-        for i, cost in frame.data.get("destroy_cost", {}).items():
-            if i in req.units and i not in spent0:
-                spent0[i] = cost        # 12.2.5 1): "must expend half its movement allowance for each supply unit destroyed"
+        for i, cost in spent_destroying(frame, req.units).items():
+            spent0.setdefault(i, cost)  # 12.2.5 1): "must expend half its movement allowance for each supply unit destroyed"
         after_lift = [i for i in req.units if i in frame.data.get("after_lift", [])]
         if after_lift and len(req.path) > 1 and not is_motorized(st.units[after_lift[0]]):
             raise IllegalAction(f"{counter_of(st.units[after_lift[0]]).name} was transported and may move no more "

@@ -106,13 +106,6 @@ def controller(eng: Engine, hex_label: str) -> str | None:
     return control.controller(eng.state, _label(hex_label))
 
 
-def vichy_neutral(u: Any) -> bool:
-    """22.7: a Vichy French unit that has not joined the Allies (before ALC-23 or neutral after it) controls
-    nothing for either player (R-VIC-VICHY)."""
-    from core.rules import fna
-    return fna.is_vf(u.id) and u.flags.get("vichy") != "joined"
-
-
 def _ground(eng: Engine):
     """The map the rules read for this game: with the roads built or finished by the scenario's map
     modifications (18.3 "converts the route into a primary road"; 27.0 the Sollum - Sidi Barrani road), so 27.3's
