@@ -70,7 +70,7 @@ def test_mobile_candidates_leave_out_a_city_hex_and_units_that_may_not_attack():
     p = Play("sonnenblume", seed=1)
     p.to("movement", side="Axis")
     st = p.state
-    cands = battle_forms.mobile_candidates(p.eng, "Axis", {})
+    cands = battle_forms.mobile_candidates(p.eng, "Axis")
     for h, units in cands.items():
         assert not combat.obstructed(st, h)
         assert all(combat.may_attack(st, u) is None and is_mobile(st, u) for u in units)

@@ -32,7 +32,7 @@ from core.rules.special_units import info
 MOBILE_MARGIN = 0.5
 
 
-def mobile_candidates(eng: Engine, side: str, moved: dict[str, Any]) -> dict[str, list[str]]:
+def mobile_candidates(eng: Engine, side: str) -> dict[str, list[str]]:
     """Per enemy hex a mobile battle may attack (unfortified, non-city, non-mountain, 14.9.2), the unmarked units
     of ``side`` next to it that the engine would mark for a mobile battle now (mobile, within their RMA)."""
     from core.rules.combat_forms import battle_marker_refusal
@@ -67,29 +67,26 @@ def _adjacent_attackers(eng: Engine, side: str, target: str) -> list[str]:
 def mark_mobile(player: Any, d: Decision, eng: Engine, attack_value: Any, goals: Any) -> Action | None:
     """The ``battle_marker`` action for the best mobile battle of this Movement Phase, if one pays (see the module
     docstring), else None.  ``attack_value`` is ``core.ai.ground.attack_value`` (passed in: no import cycle)."""
+    from core.ai.ground import ATTACK_THRESHOLD
     from core.ai.search import accepted
 
     side = d.side
-    best: tuple[float, str, list[str]] | None = None
-    for h, units in sorted(mobile_candidates(eng, side, d.context.get("moved", {})).items()):
+    best: tuple[float, Action] | None = None
+    for h, units in sorted(mobile_candidates(eng, side).items()):
         regular, _ = attack_value(eng, side, _adjacent_attackers(eng, side, h), [h], goals=goals)
-        copy = accepted(eng, Action(kind=BATTLE_KIND, side=side, args={"units": units, "form": "mobile"}))
+        mark = Action(kind=BATTLE_KIND, side=side, args={"units": units, "form": "mobile"})
+        copy = accepted(eng, mark)
         if copy is None:
             continue
         mobile, _ = attack_value(copy, side, units, [h], form="mobile", goals=goals)
-        from core.ai.ground import ATTACK_THRESHOLD
-
         # worth attacking on its own, and clearly better than the regular attack of every unit next to the hex
         # (measured: a mobile battle of three tanks chosen over a regular attack of six units lost Sonnenblume
         # games that the regular attack won)
         if mobile < ATTACK_THRESHOLD or mobile < max(regular, 0.0) + MOBILE_MARGIN:
             continue
         if best is None or mobile > best[0]:
-            best = (mobile, h, units)
-    if best is None:
-        return None
-    _, h, units = best
-    return Action(kind=BATTLE_KIND, side=side, args={"units": units, "form": "mobile"})
+            best = (mobile, mark)
+    return None if best is None else best[1]
 
 
 def marked_by_hex(eng: Engine, side: str) -> dict[str, tuple[str, list[str]]]:

@@ -201,16 +201,18 @@ def goals(eng: Engine, side: str) -> Goals:
         g.control[h] = who
         (g.hold if who == side else g.take)[h] = w
     mine = [c for c in victory_rules.conditions(eng) if c.get("side") == side]
+
+    def raid(hexes) -> None:
+        for h in hexes:
+            if h in g.take:
+                g.raid[h] = max(g.raid.get(h, 0.0), g.take[h])
+
     for c in mine:
         if c.get("kind") == "card_in_effect":          # AXC-9: the hex whose control meets the card
-            for h in card_control_hexes(str(c.get("card", ""))):
-                if h in g.take:
-                    g.raid[h] = max(g.raid.get(h, 0.0), g.take[h])
+            raid(card_control_hexes(str(c.get("card", ""))))
     for c in mine:
         if c.get("kind") == "port_capacity":           # 26.3: the ports still lacking, after those above
-            for h in port_plan(eng, side, c, frozenset(g.raid)):
-                if h in g.take:
-                    g.raid[h] = max(g.raid.get(h, 0.0), g.take[h])
+            raid(port_plan(eng, side, c, frozenset(g.raid)))
     gm = tec.current_map()
     for c in victory_rules.conditions(eng):
         if c.get("kind") == "base_with_loc" and c.get("side") == other(side):
