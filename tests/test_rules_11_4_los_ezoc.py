@@ -63,3 +63,19 @@ def test_11_4_play_path_sonnenblume_ezoc_hex_entered_opens_the_line_only_at_the_
     assert p.state.units["GE-3Aufkl"].loc == "C0602" and p.state.units["UK-KDG"].loc == "C0603"
     assert "C0602" in p.state.vars[supply.MP_START][AXIS]
     assert combat.dumps_for(p.state, AXIS, "C0502") == dumps                # held since the phase began: open
+
+
+def test_11_4_play_path_victory_loc_may_end_in_an_ezoc_hex_entered_this_phase_not_pass_it():
+    """The victory LOC (``victory_rules.overland_connected``, 12.4.2, used by 26.3 and the AI's goals) is the same
+    trace: after 3 Aufkl enters C0602 (KDG's ZOC) in the Axis Movement Phase, a line from Tripoli (C0701) may end
+    there but not pass it to C0502; once C0602 is held at the beginning of the next Movement Phase it passes."""
+    from core.rules import victory_rules as vr
+    p = Play("sonnenblume")
+    p.to("movement", side=AXIS, gt=10, phase=12)
+    assert not vr.overland_connected(p.eng, AXIS, "C0701", "C0602")           # EZOC, nobody there
+    p.act("move", units=["GE-3Aufkl"], path=["C0602"])
+    assert vr.overland_connected(p.eng, AXIS, "C0701", "C0602")               # the line ends in the entered hex
+    assert vr.overland_connected(p.eng, AXIS, "C0602", "C0701")               # ... from it, too
+    assert not vr.overland_connected(p.eng, AXIS, "C0701", "C0502")           # but does not pass it (11.4)
+    p.to("movement", side=ALLIED, gt=10, phase=15)
+    assert vr.overland_connected(p.eng, AXIS, "C0701", "C0502")               # held since the phase began

@@ -115,8 +115,11 @@ def _ground(eng: Engine):
 
 
 def overland_connected(eng: Engine, side: str, start: str, target: str) -> bool:
-    """An overland line from ``start`` to ``target`` through hexes not blocked for ``side`` (12.4.2)."""
-    from core.rules import supply, tec
+    """An overland line (a LOC of any length, 12.4.2) from ``start`` to ``target``: the one trace of
+    :func:`core.rules.supply._loc_from` -- never through enemy units or EZOC, but it may end in an EZOC hex a
+    friendly unit has entered since the beginning of the Movement Phase (11.4, G-LOS-EZOC); never out of play
+    (22.7, R-MAPS-IN-PLAY)."""
+    from core.rules import supply
     gm = _ground(eng)
     try:
         a = Hex.parse(start)
@@ -128,24 +131,14 @@ def overland_connected(eng: Engine, side: str, start: str, target: str) -> bool:
             goals.add(Hex.parse(t))
         except HexLabelError:
             continue
-    blocked, ends = supply._trace_limits(eng.state, side, gm)
+    limits = supply._trace_limits(eng.state, side, gm)
+    blocked, ends = limits
     if a in blocked and a not in ends:      # 11.4: a line may end in an EZOC hex entered this phase, not pass it
         return False
-    seen = {a}
-    q = deque([a])
-    while q:
-        h = q.popleft()
-        if h in goals:
-            return True
-        for n in h.neighbours():
-            if n in seen or n in blocked:
-                continue
-            cost, _ = tec.step_cost(gm, "trucked", h, n)
-            if cost is None:
-                continue
-            seen.add(n)
-            q.append(n)
-    return False
+    if len(goals) == 1:
+        (g,) = goals
+        return g in supply._loc_from(eng.state, side, a, gm, limits=limits, goal=g)
+    return bool(goals & supply._loc_from(eng.state, side, a, gm, limits=limits))
 
 
 def in_general_supply(eng: Engine, side: str, hex_label: str) -> bool:
