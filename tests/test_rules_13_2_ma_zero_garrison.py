@@ -51,3 +51,22 @@ def test_r_ma_zero_immobile_is_exactly_the_printed_ma_0_combat_units():
         u = UnitState(id=c.id, side=c.side, loc="box:Available:" + c.side, steps=c.steps)
         assert immobile(u) == (c.ma == 0), c.id
     assert any(c.kind == "combat" and c.ma == 0 for c in all_counters().values())
+
+
+def test_13_2_1_garrison_with_ma_0_may_not_react_oconnors_war():
+    """R-MA-ZERO "no one-hex reaction (13.2.1)", from O'Connor's War's set-up: GT 4, the Allied Movement Phase
+    (IX) ends with 11 Huss in W2004, next to Bardia's garrison (W2104) and two hexes from Giarabub's second garrison
+    (W2002).  In the Axis Reaction Phase (X) both are within two hexes of an enemy unit (13.5), yet neither may
+    move its one hex of 13.2.1: the ``move`` is refused and the map's reachable-hex query offers nothing."""
+    p = Play("oconnors-war", seed=1)
+    p.to("movement", side="Allied", gt=4)
+    p.act("move", units=["UK-11Huss"], path=p.eng.query("route", units=["UK-11Huss"], to="W2004")["path"])
+    assert p.state.units["UK-11Huss"].loc == "W2004"
+    p.to("reaction", side="Axis", gt=4)
+    assert p.eng.step.key == "X.1"
+    assert {"IT-Bardia", "IT-Giarabub2L"} <= set(p.state.stack[-1].data["near_enemy"])    # 13.5: within two hexes
+    for gid, to in (("IT-Bardia", "W2103"), ("IT-Giarabub2L", "W2003")):
+        exc = p.refuse("move", side="Axis", units=[gid], path=[to])
+        assert exc.rule == "13.2" and "react" in str(exc)
+        assert p.eng.query("reachable", units=[gid]) == {}
+        assert p.eng.query("route", units=[gid], to=to) is None

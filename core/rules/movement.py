@@ -1750,12 +1750,16 @@ def _query_opts(eng: Engine, road_march: bool, night: bool) -> MoveOptions:
     return MoveOptions(road_march=road_march, night=night, reaction=reaction)
 
 
-def _road_march_allowed(st: GameState, units: list[str], opts: MoveOptions) -> bool:
-    """The GUI queries offer no road-march path the ``move`` action would refuse (13.2.3, 6.2)."""
-    if not opts.road_march:
-        return True
+def _own_move_allowed(st: GameState, units: list[str], opts: MoveOptions) -> bool:
+    """The GUI queries offer no path the ``move`` action would refuse for the stack itself: a unit with a printed
+    MA of 0 moves, road marches, force marches and reacts not at all (R-MA-ZERO, :func:`check_own_movement`; the
+    one-hex reaction of 13.2.1 is counted by hexes, not MP, so its allowance alone would not stop it), and a road
+    march needs every 13.2.3 condition (6.2)."""
+    us = [st.units[i] for i in units]
     try:
-        check_road_march(st, [st.units[i] for i in units], opts.reaction)
+        check_own_movement(us, opts)
+        if opts.road_march:
+            check_road_march(st, us, opts.reaction)
     except IllegalAction:
         return False
     return True
@@ -1773,7 +1777,7 @@ def query_reachable(eng: Engine, units: list[str], road_march: bool = False, nig
         return {}
     side = st.units[units[0]].side
     opts = _query_opts(eng, road_march, night)
-    if not _road_march_allowed(st, units, opts):
+    if not _own_move_allowed(st, units, opts):
         return {}
     paths = reachable_paths(st, side, units, opts)
     spent0 = spent_destroying(st.stack[-1] if st.stack else None, units)          # 12.2.5 1)
@@ -1807,7 +1811,7 @@ def query_route(eng: Engine, units: list[str], to: str, road_march: bool = False
         return None
     side = us[0].side
     opts = _query_opts(eng, road_march, night)
-    if not _road_march_allowed(st, units, opts):
+    if not _own_move_allowed(st, units, opts):
         return None
     paths = reachable_paths(st, side, units, opts)
     if not enemy_units_at(st, target, side):
