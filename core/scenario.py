@@ -269,6 +269,12 @@ def _check(sc: Scenario, path: Path) -> None:
             raise err(f, "`owner` must be Axis or Allied")
         if p.card and not _CARD_RE.match(p.card):
             raise err(f, f"`card` {p.card!r} is not ALC-1..ALC-28 or AXC-1..AXC-20")
+    for i, sp in enumerate(sc.special):
+        if sp.kind == "allied_entry_supplied":       # 30.2 "Units enter at any hex on the east edge of Map S"
+            letter, _, where = str(sp.params.get("edge", "")).partition(":")
+            if where != "east" or letter not in sc.maps:
+                raise err(f"special[{i}] ({sp.kind}).params.edge", f"must be '<map letter of the scenario>:east' "
+                          f"(30.2 'the east edge of Map S'; maps {''.join(sc.maps)}), not {sp.params.get('edge')!r}")
     for i, c in enumerate(sc.cards):
         if not _CARD_RE.match(c.card):
             raise err(f"cards[{i}]", f"{c.card!r} is not ALC-1..ALC-28 or AXC-1..AXC-20 (5.0)")

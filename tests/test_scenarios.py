@@ -12,7 +12,7 @@ import pytest
 from core.counters import all_counters
 from core.hexgrid import Hex
 from core.newgame import initial_state
-from core.scenario import Placement, Scenario, ScenarioError, all_scenarios, load
+from core.scenario import SCENARIOS, Placement, Scenario, ScenarioError, all_scenarios, load
 
 RULES = Path("/work/shared/seeds/000_e25a106a192fc80d.txt")
 RULES_TEXT = RULES.read_text(encoding="utf-8") if RULES.exists() else ""
@@ -307,3 +307,19 @@ def test_bad_toml_fields_are_reported(tmp_path: Path) -> None:
     p.write_text(good.replace('kind = "port_capacity"', 'kind = "capture_the_flag"'), encoding="utf-8")
     with pytest.raises(ScenarioError, match=r"victory\[3\]: kind 'capture_the_flag'"):
         load(str(p))
+
+
+@pytest.mark.parametrize("edge, ok", [("S:east", True), ("S:west", False), ("Q:east", False), ("", False)])
+def test_30_2_allied_entry_edge_is_checked_when_the_scenario_loads(tmp_path, edge: str, ok: bool) -> None:
+    """30.2 "Units enter at any hex on the east edge of Map S": a malformed ``allied_entry_supplied`` edge is refused
+    when the file loads, naming the file and the field -- not in the middle of a game."""
+    text = (SCENARIOS / "trail-of-the-fox.toml").read_text(encoding="utf-8")
+    assert 'params = {edge = "S:east"}' in text
+    f = tmp_path / "trail-of-the-fox.toml"
+    f.write_text(text.replace('params = {edge = "S:east"}', f'params = {{edge = "{edge}"}}'), encoding="utf-8")
+    if ok:
+        assert load(str(f)).id == "trail-of-the-fox"
+        return
+    with pytest.raises(ScenarioError, match=r"trail-of-the-fox.toml: special\[\d+\] \(allied_entry_supplied\)"
+                                            r"\.params\.edge: .*30.2"):
+        load(str(f))
