@@ -48,3 +48,22 @@ def test_12_7_marker_removed_with_a_morale_check_at_the_next_friendly_movement_p
     p.to(step="VI.2", gt=11)
     assert not p.state.units["IT-27Brescia"].emergency
     assert any("end of emergency supply, 12.7" in ln and "27 Brescia" in ln for ln in p.events(since=n))
+
+
+@pytest.mark.parametrize("seed, roll, fails", [(2, 1, False), (1, 5, True)])
+def test_12_7_failed_morale_check_ending_emergency_supply_disrupts_the_unit(seed: int, roll: int, fails: bool):
+    """G-EMERGENCY-FAIL: 12.7 calls for the check and 8.1 "The effects of failure are indicated by the rule
+    requiring the check"; 12.7 names none, and 8.2 "A combat unit may become disrupted as a result of ... failed
+    morale check": a failure disrupts, a pass does not.  27 Brescia (morale 3) alone in C0602 since GT 10 XII."""
+    p = Play("sonnenblume", seed=seed)
+    p.to(step="XII.3", gt=10)
+    p.act("emergency_supply", AXIS, unit="IT-27Brescia", dump="AX-Dump#1")
+    p.act("move", AXIS, units=["IT-27Brescia"], path=["C0702", "C0602"])
+    p.to(step="V.1", gt=11)
+    u = p.state.units["IT-27Brescia"]
+    assert u.emergency and not u.disrupted and u.loc == "C0602"
+    n = len(p.eng.log)
+    p.to(step="VI.2", gt=11)
+    lines = [ln for ln in p.events(since=n) if "27 Brescia" in ln]
+    assert lines[0].startswith(f"Morale check (end of emergency supply, 12.7): 27 Brescia rolls {roll} + morale 3")
+    assert u.disrupted is fails and not u.emergency
