@@ -50,7 +50,7 @@ def run() -> list[tuple]:
     t_reach = (time.perf_counter() - t0) / reps
     rows.append(("reachable hexes, one mechanised stack (MA 22)", t_reach * 1000, "ms",
                  f"{len(paths)} hexes from {start.label}; map: {gm.source}"))
-    cls = tec_class(st.units["GE-5Pz"])
+    cls = tec_class(st, st.units["GE-5Pz"])
     g = _graph(gm, cls)
     cap = movement.allowance(st, st.units["GE-5Pz"], opts)
     t0 = time.perf_counter()

@@ -370,7 +370,7 @@ def reach_measure() -> dict:
         raise RuntimeError(f"the measured stack at {start.label} reaches no hex in {st.scenario}: the row would time "
                            "nothing")
     warms = [_timed(search) for _ in range(9)]
-    g = _graph(gm, tec_class(st.units["GE-5Pz"]))
+    g = _graph(gm, tec_class(st, st.units["GE-5Pz"]))
     cap = movement.allowance(st, st.units["GE-5Pz"], opts)
     nx_ms = [_timed(lambda: nx.single_source_dijkstra_path_length(g, start, cutoff=cap, weight="weight"))
              for _ in range(9)]

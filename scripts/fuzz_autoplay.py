@@ -358,7 +358,7 @@ def _box_action(eng, side: str, kind: str, rng: random.Random):
     from core import mapdata
     from core.decisions import Action
     from core.rules import airdrop, raiders, transport
-    from core.rules.status import counter_of, hex_of, is_combat, supply_kind
+    from core.rules.status import hex_of, is_combat, is_desert_raider, supply_kind
 
     st = eng.state
     mine = sorted((u for u in st.units.values() if u.side == side), key=lambda u: u.id)
@@ -377,7 +377,7 @@ def _box_action(eng, side: str, kind: str, rng: random.Random):
             path.append(cur)
         return Action(kind=kind, side=side, args={"units": units, "path": path})
     if kind == "raid":
-        rs = [u for u in mine if counter_of(u).move_class == "raider" and hex_of(u) is not None]
+        rs = [u for u in mine if is_desert_raider(st, u) and hex_of(u) is not None]
         if not rs:
             return None
         u = rng.choice(rs)

@@ -64,16 +64,19 @@ def test_12_2_7_advance_after_combat_offers_destroy_and_it_needs_no_roll():
 
 
 def _sonnenblume_raid(**choice) -> Play:
-    """Sonnenblume (26.0) GT 10 XII.3 from its real set-up, nothing placed by hand: the Allied dump AL-Dump#2 stands
-    alone at C1407 (26.2); 300 Oasis drives to C1408 and overruns it (13.4.1 "Any unit may overrun an enemy hex
-    containing only supply units")."""
+    """Sonnenblume (26.0) from its real set-up, nothing placed by hand: the Allied dump AL-Dump#2 stands alone at
+    C1407 (26.2).  GT 11 VI.3: 300 Oasis -- a trucked unit here, 26.0 b) leaving out the desert raider rules
+    (R-RAID-OFF) -- drives round the British ZOC by C0504 to C1308; XII.3: it overruns the dump (13.4.1 "Any unit
+    may overrun an enemy hex containing only supply units")."""
     from core.rules import movement
 
     p = Play("sonnenblume", seed=1)
-    p.to(step="XII.3", gt=10)
+    p.to(step="VI.3", gt=11)
+    p.act("move", units=["GE-300Oasis"],
+          path=movement.query_reachable(p.eng, ["GE-300Oasis"], with_paths=True)["C1308"]["path"])
+    p.to(step="XII.3", gt=11)
     assert [u.id for u in p.state.units_at("C1407")] == ["AL-Dump#2"]
-    path = movement.query_reachable(p.eng, ["GE-300Oasis"], with_paths=True)["C1408"]["path"]
-    p.act("move", units=["GE-300Oasis"], path=path + ["C1407"], **choice)
+    p.act("move", units=["GE-300Oasis"], path=["C1407"], **choice)
     p.run(lambda e: e.pending().kind == "movement")
     return p
 

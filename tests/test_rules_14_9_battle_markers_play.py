@@ -65,18 +65,19 @@ def test_14_9_2_without_a_marker_no_mobile_battle_is_offered():
 
 
 def test_14_9_1_marker_at_exactly_the_rma_is_accepted_one_mp_more_is_refused():
-    """The 300 Oasis (RMA 7): 7 MP along the coast of Map C, then 8 (Sonnenblume plays on Maps C and W only,
-    R-MAPS-IN-PLAY, so the paths stay on Map C)."""
+    """3 Aufkl (mechanised, MA 28, RMA 7): 7 MP, then 8, back and forth on the coast road between El Agheila (C0701)
+    and C0702, 1 MP a road hex for a mechanised unit (13.3) -- the KDG and 2 SG ZOC close the other ways out."""
     eng = sonnenblume()
-    uid = "GE-300Oasis"
+    uid = "GE-3Aufkl"
     rma = status.rma(eng.state.units[uid])
-    coast = ["C0703", "C0704", "C0705", "C0805", "C0806", "C0907", "C1007", "C1107", "C1207", "C1208"]
-    move(eng, [uid], coast)                                        # 7 MP = its RMA
+    assert rma == 7
+    road = ["C0701", "C0702"] * 3 + ["C0701"]
+    move(eng, [uid], road)                                         # 7 MP = its RMA
     assert eng.pending().context["moved"][uid] == rma * 8
     mark(eng, [uid], "deliberate")
     assert eng.state.units[uid].flags["battle"] == "deliberate"
     eng = sonnenblume()
-    move(eng, [uid], coast + ["C1209"])                            # 8 MP = RMA + 1
+    move(eng, [uid], road + ["C0702"])                             # 8 MP = RMA + 1
     assert eng.pending().context["moved"][uid] == (rma + 1) * 8
     before = eng.state.hash()
     with pytest.raises(IllegalAction, match="RMA") as e:

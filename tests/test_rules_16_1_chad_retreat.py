@@ -12,6 +12,12 @@ from tests.rules_combat_kit import act, all_events, desert_map, make_state, star
 from tests.test_rules_14_7_2_retreated_into import settle_defaults
 
 
+def raider_rules() -> dict:
+    """The game's options with the optional desert raider rules chosen (16.0): the 16.1 capabilities apply only then
+    (R-RAID-OFF)."""
+    return {"optional": {"desert_raiders": True}}
+
+
 @pytest.fixture(autouse=True)
 def desert():
     tec.use_map(desert_map())
@@ -22,10 +28,9 @@ def desert():
 def test_16_1_chad_forced_to_retreat_pulls_back_off_the_map():
     # 5 Pz against Chad alone in C0804: as a lone desert raider it makes two morale checks instead of the CRT
     # (16.1); dice 1 pass both, so it routs - a forced retreat
-    st = make_state([("GE-5Pz", AXIS, "C0803", 2), ("FF-Chad", ALLIED, "C0804", 1)], phase=8)
+    st = make_state([("GE-5Pz", AXIS, "C0803", 2), ("FF-Chad", ALLIED, "C0804", 1)], phase=8, vars=raider_rules())
     eng, fr = start(st, ScriptedDice([1] * 12), attackers=["GE-5Pz"], hex="C0804")
-    act(eng, "combat_supply", AXIS, dump=None)
-    act(eng, "combat_supply", ALLIED, dump=None)
+    act(eng, "combat_supply", AXIS, dump=None)      # no Allied dump asked: a raider is in combat supply (16.1)
     assert fr.data["def_results"]["FF-Chad"] == "r"
     d = eng.pending()
     assert d is None or d.kind != "combat_retreat" or all(o.action.args.get("unit") != "FF-Chad" for o in d.options)
@@ -41,7 +46,7 @@ def test_16_1_chad_forced_to_retreat_pulls_back_off_the_map():
 def test_16_1_chad_retreating_in_oasis_track_combat_pulls_back_off_the_map():
     box = "box:Oasis:kufra"
     # 5 Pz rolls one die per CF: three failures against Chad (CF > 0 ignores the first): disrupt and retreat (16.3 c)
-    st = make_state([("GE-5Pz", AXIS, box, 2), ("FF-Chad", ALLIED, box, 1)], phase=8, vars={"optional": {"desert_raiders": True}})
+    st = make_state([("GE-5Pz", AXIS, box, 2), ("FF-Chad", ALLIED, box, 1)], phase=8, vars=raider_rules())
     eng, fr = start(st, ScriptedDice([6, 6, 6] + [1] * 30), proc="oasis_combat", attackers=["GE-5Pz"], box=box)
     if eng.pending() is not None:
         eng.apply(eng.pending().options[0].action)
@@ -51,10 +56,9 @@ def test_16_1_chad_retreating_in_oasis_track_combat_pulls_back_off_the_map():
 
 def test_16_1_lone_desert_raider_attacked_on_the_hex_grid_makes_two_morale_checks():
     # one failure eliminates: the second die is a 6 (always a failure, 8.1)
-    st = make_state([("GE-5Pz", AXIS, "C0803", 2), ("UK-LRDG", ALLIED, "C0804", 1)], phase=8)
+    st = make_state([("GE-5Pz", AXIS, "C0803", 2), ("UK-LRDG", ALLIED, "C0804", 1)], phase=8, vars=raider_rules())
     eng, fr = start(st, ScriptedDice([1, 1, 6] + [1] * 12), attackers=["GE-5Pz"], hex="C0804")
-    act(eng, "combat_supply", AXIS, dump=None)
-    act(eng, "combat_supply", ALLIED, dump=None)
+    act(eng, "combat_supply", AXIS, dump=None)      # no Allied dump asked: a raider is in combat supply (16.1)
     assert fr.data["def_results"]["UK-LRDG"] == "E"
     assert sum("desert raider attacked on the hex grid, 16.1" in e for e in all_events(eng)) == 2
     assert eng.state.units["UK-LRDG"].loc.startswith("box:")
@@ -62,7 +66,7 @@ def test_16_1_lone_desert_raider_attacked_on_the_hex_grid_makes_two_morale_check
 
 def test_16_1_raider_stacked_with_a_non_raider_uses_the_crt():
     st = make_state([("GE-5Pz", AXIS, "C0803", 2), ("UK-LRDG", ALLIED, "C0804", 1),
-                     ("UK-KDG", ALLIED, "C0804", 1)], phase=8)
+                     ("UK-KDG", ALLIED, "C0804", 1)], phase=8, vars=raider_rules())
     eng, fr = start(st, ScriptedDice([1] * 20), attackers=["GE-5Pz"], hex="C0804")
     act(eng, "combat_supply", AXIS, dump=None)
     act(eng, "combat_supply", ALLIED, dump=None)

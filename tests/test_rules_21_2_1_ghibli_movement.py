@@ -35,7 +35,7 @@ def mover_next_to_open_desert(p: Play):
         if u.side != AXIS or hex_of(u) is None or not is_combat(u) or not is_motorized(u):
             continue
         for n in hex_of(u).neighbours():
-            c, route = tec.step_cost(base, tec_class(u), hex_of(u), n)
+            c, route = tec.step_cost(base, tec_class(st, u), hex_of(u), n)
             if c and route == "open" and not st.units_at(n.label) and base.hex_terrain(n) == frozenset({"desert"}):
                 return u, n
     raise AssertionError("no Axis motorised unit next to open desert")
@@ -47,7 +47,7 @@ def test_21_2_1_movement_costs_doubled_off_the_roads(ghibli_gt):
     pz, desert = mover_next_to_open_desert(p)
     a = Hex.parse(pz.loc)
     base = tec.current_map()
-    cls = tec_class(pz)
+    cls = tec_class(st, pz)
     plain, _ = tec.step_cost(base, cls, a, desert)
     doubled, route = tec.step_cost(tec.map_for(st), cls, a, desert)
     assert route == "open" and doubled == 2 * plain                        # a desert hex: doubled

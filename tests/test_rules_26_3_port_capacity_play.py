@@ -27,7 +27,7 @@ def cheapest_path(p: Play, uid: str, goal: str) -> list[str]:
     ending at the first enemy ZOC hex it enters (11.3); the railhead is no unit (18.2.1)."""
     st = p.state
     u = st.units[uid]
-    gm, cls = tec.map_for(st), tec_class(u)
+    gm, cls = tec.map_for(st), tec_class(st, u)
     ezoc = zoc.zoc_hexes(st, other(u.side))
     enemy = {v.loc for v in st.units.values() if v.side != u.side and not is_track_marker(v)} - {goal}
     start, end = Hex.parse(u.loc), Hex.parse(goal)

@@ -43,15 +43,17 @@ def test_27_3_the_primary_road_from_c0701_to_w2134_runs_along_the_finished_sollu
 def test_27_3_road_control_counts_the_road_hexes_an_axis_unit_entered_and_left_2_2_2():
     """27.3 "The Axis player wins a smashing victory if he controls every hex of the primary road from C0701 to
     W2134" read with 2.2.2 "a ground combat unit entering a hex transfers control to its player until an opposing
-    unit enters the hex": in the first Axis Movement Phase of Desert Fox (27.0: the Allies control every hex of
-    Maps C and W except the Axis set-up hexes) a motorised unit drives east along the road; every road hex it
+    unit enters the hex": in Desert Fox (27.0: the Allies control every hex of Maps C and W except the Axis set-up
+    hexes), both sides passing GT 10, at the first Axis Movement Phase of GT 11 a motorised unit drives east along
+    the road (in GT 10 the Allied ZOC lets none past C0802; 300 Oasis goes round it by C0504 as the trucked
+    unit it is without the optional rules of 16.0, R-RAID-OFF); every road hex it
     entered, the ones it passed through included, is Axis-controlled afterwards and drops out of the road hexes still
     denied to the Axis.  (The whole condition needs the 92 road hexes entered and no Allied ZOC on them:
     docs/architecture.md, Unreachable by random play.)"""
     from core.rules import movement, status
 
     p = Play("desert-fox", seed=1)
-    p.to("movement", side="Axis")
+    p.to("movement", side="Axis", gt=11)
     cond = _cond(p, "road_control")
     road = vr.primary_road(p.eng, cond["from_hex"], cond["to_hex"])
 

@@ -7,8 +7,8 @@ One play-path game of Sonnenblume (26.0), driven only through ``Engine.apply`` w
 * GT 10 XII (Axis): the overstacked set-up hexes are thinned (10.3);
   XV (Allied): an MSU brings the dump from C2423 into Tobruk (13.7) so the base can be activated;
 * GT 11 IV.2: the Allies activate the Tobruk base (12.2.3); V: the Axis keeps the initiative and is 1st player;
-  VI (Axis): 300 Oasis (a raider, 16.1) moves behind the 2 SG and 3 Lt Arm at the Mersa Brega bottleneck: their
-  LOS from Tobruk must detour beyond 14 MMP; 3 Aufkl drives south-west to C0106, in GenS from El Agheila;
+  VI (Axis): 300 Oasis (a trucked unit here: 26.0 b) leaves out 16.0, R-RAID-OFF) drives round by C0504 behind the
+  2 SG and 3 Lt Arm at the Mersa Brega bottleneck: their LOS from Tobruk must detour beyond 14 MMP; 3 Aufkl drives south-west to C0106, in GenS from El Agheila;
   IX (Allied): at IX.1 the 2 SG and 3 Lt Arm are OGS; KDG moves to C0404, across 3 Aufkl's line;
   XII (Axis): at XII.1 3 Aufkl is OGS; I/18 FLK and Nizza close on KDG from two sides;
   XV (Allied): at XV.1 KDG is isolated; XVIII: KDG, and only KDG, checks supply attrition.
@@ -29,7 +29,7 @@ SCRIPT = {
     (10, "XII.3"): [("move", AXIS, {"units": ["GE-5Pz", "GE-Stab200"], "path": ["C0602"]})],
     (10, "XV.3"): [("move", ALLIED, {"units": ["AL-MSU#1"], "path": TOBRUK_DUMP_RUN, "pickup": {"C2423": ["AL-Dump#6"]}})],
     (11, "IV.2"): [("activate_base", ALLIED, {"base": "AL-Base#1"})],
-    (11, "VI.3"): [("move", AXIS, {"units": ["GE-300Oasis"], "path": ["C0703", "C0704", "C0705"]}),
+    (11, "VI.3"): [("move", AXIS, {"units": ["GE-300Oasis"], "path": ["C0602", "C0503", "C0504", "C0604", "C0705"]}),
                    ("move", AXIS, {"units": ["GE-3Aufkl"], "path": ["C0602", "C0503", "C0504", "C0404", "C0305",
                                                                     "C0205", "C0106"]})],
     (11, "IX.3"): [("move", ALLIED, {"units": ["UK-KDG"], "path": ["C0504", "C0404"]})],
@@ -82,7 +82,7 @@ def test_4_1_refit_is_offered_in_every_movement_phase(game):
 
 
 def test_4_1_probe_2nd_player_unit_cut_off_in_vi_to_viii_is_ogs_at_ix_1(game):
-    """The raider's move in VI cuts the LOS of 2 SG and 3 Lt Arm; they stay marked IGS through VIII and are
+    """300 Oasis's move in VI cuts the LOS of 2 SG and 3 Lt Arm; they stay marked IGS through VIII and are
     OGS from IX.1 -- and then exert no ZOC (11.1)."""
     _, seen = game
     viii, ix = seen[(11, "VIII.1")][0], seen[(11, "IX.2")][0]

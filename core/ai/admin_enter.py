@@ -51,7 +51,7 @@ def _paths_from(engine: "Engine", uid: str, entry: str) -> dict[str, list[str]]:
     from core.state import GameState
 
     u = engine.state.units[uid]
-    key = (engine.state.hash(), entry, tec_class(u), movement_allowance(u))
+    key = (engine.state.hash(), entry, tec_class(engine.state, u), movement_allowance(u))
     hit = _PATHS.get(key)
     if hit is None:
         copy = GameState.decode(engine.state.encode())

@@ -227,7 +227,7 @@ def assign_roles(eng: Engine, ctx: Context) -> None:
         # a motorised force dashes at an enemy base the enemy's victory needs, to take it in a Combat Phase (12.2.6,
         # 12.2.7): the fastest units that can get next to it soonest
         def phases(u: str) -> float:
-            mp = ctx.travel_mp(base, tec_class(st.units[u]), pos[u])
+            mp = ctx.travel_mp(base, tec_class(st, st.units[u]), pos[u])
             return (mp if mp is not None else 10 ** 6) / max(1, movement_allowance(st.units[u]))
 
         fast = sorted((u for u in free if is_motorized(st.units[u]) and info(st, u).real_cf),
@@ -239,7 +239,7 @@ def assign_roles(eng: Engine, ctx: Context) -> None:
         # a detachment takes a hex the side's own victory needs where the enemy is weak or absent (2.2.2: entering
         # it is enough; 26.3's ports, AXC-9's Mersa Matruh): the units that get there soonest by the cheapest way
         def turns(u: str, h: str = h) -> float:
-            mp = ctx.travel_mp(h, tec_class(st.units[u]), pos[u], around_enemy=True, eng=eng)
+            mp = ctx.travel_mp(h, tec_class(st, st.units[u]), pos[u], around_enemy=True, eng=eng)
             return (mp if mp is not None else 10 ** 6) / max(1, movement_allowance(st.units[u]))
 
         garrison = ctx.enemy_cf.get(Hex.parse(h), 0.0)
@@ -301,7 +301,7 @@ def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float
         d0, d1 = start.distance(t), h.distance(t)
         if why in ("strike", "raid"):
             # the cheapest way in MP (the road), not the straight line: 4 road hexes of a motorised unit are 1 MP
-            cls, around = tec_class(u), why == "raid"
+            cls, around = tec_class(st, u), why == "raid"
             m0 = ctx.travel_mp(target, cls, start, around, eng)
             m1 = ctx.travel_mp(target, cls, h, around, eng)
             if m0 is not None and m1 is not None:
@@ -559,7 +559,7 @@ def combat_supply(st: Any, side: str, units: list[str]) -> dict[str, bool]:
     reach: dict[str, bool] = {}
     for uid in units:
         u = st.units[uid]
-        if supply.combat_supplied_without_dump(u):
+        if supply.combat_supplied_without_dump(st, u):
             out[uid] = True
             continue
         if u.loc not in reach:

@@ -31,7 +31,8 @@ from core.engine import CONTINUE, PROCEDURES, QUERIES, Engine, Procedure, on_ste
 from core.hexgrid import Hex, HexLabelError
 from core.rules import control, east_limit, special_units as su
 from core.rules.special_units import CombatView, info, round_half_up
-from core.rules.status import morale_passes  # 8.1: the one definition of the morale check
+from core.rules import status
+from core.rules.status import is_desert_raider, morale_passes  # 8.1: the one definition of the morale check
 from core.state import Frame, GameState
 
 FORMS = ("regular", "overrun", "mobile", "deliberate", "exploitation", "amphibious")
@@ -118,10 +119,8 @@ def neighbours(label: str) -> list[str]:
 
 
 def tec_class(st: GameState, uid: str) -> str:
-    i = info(st, uid)
-    if i.sf:
-        return "sf"
-    return i.move_class or "foot"
+    """The TEC column ``uid`` pays (one definition: ``status.tec_class``)."""
+    return status.tec_class(st, st.units[uid])
 
 
 def can_enter(st: GameState, uid: str, a: str, b: str) -> bool:
@@ -869,7 +868,7 @@ def enemy_hexes_adjacent(st: GameState, side: str, label: str) -> list[str]:
 
 def may_attack(st: GameState, uid: str) -> str | None:
     """Why ``uid`` may not attack at all (None if it may): 15.8 garrisons, 12.2.6 supply units,
-    14.3 zero factors."""
+    14.3 zero factors, 16.1 desert raiders on the hex grid (with the optional rules of 16.0, R-RAID-OFF)."""
     from core.rules import fna
     i = info(st, uid)
     if not i.is_combat:
@@ -880,6 +879,8 @@ def may_attack(st: GameState, uid: str) -> str | None:
         return f"{i.name or uid} is a Vichy French unit, not active until ALC-23 is played (23.1 ALC-3 Important)"
     if i.garrison:
         return f"{i.name} is a garrison; garrisons may not attack (15.8)"
+    if uid in st.units and is_desert_raider(st, st.units[uid]) and hex_of(st.units[uid].loc) is not None:
+        return f"{i.name} is a desert raider; desert raiders may not attack on the hex grid (16.1)"
     if i.cf <= 0 and not i.paren:
         return f"{i.name} has a zero combat factor (14.3)"
     return None
@@ -1162,11 +1163,12 @@ for _key in COMBAT_STEPS:
 
 
 def lone_desert_raider(st: GameState, uid: str) -> bool:
-    """16.1: a desert raider on the hex grid not stacked with a non-desert-raider unit of its side."""
+    """16.1: a desert raider on the hex grid not stacked with a non-desert-raider unit of its side (no raider
+    without the optional rules of 16.0: R-RAID-OFF)."""
     u = st.units[uid]
-    if info(st, uid).move_class != "raider" or hex_of(u.loc) is None:
+    if not is_desert_raider(st, u) or hex_of(u.loc) is None:
         return False
-    return not any(o.side == u.side and o.id != uid and info(st, o.id).is_combat and info(st, o.id).move_class != "raider"
+    return not any(o.side == u.side and o.id != uid and info(st, o.id).is_combat and not is_desert_raider(st, o)
                    for o in st.units_at(u.loc))
 
 
@@ -1304,11 +1306,11 @@ class ResolveCombat(Procedure):
             who = side if stage == "supply_att" else enemy
             units = d["attackers"] if stage == "supply_att" else d["defenders"] + list(d.get("def_art", []))
             key = "att_supplied" if stage == "supply_att" else "def_supplied"
-            # garrisons are always supplied (15.8); emergency supply is combat supply too (12.7)
+            # garrisons (15.8) and desert raiders (16.1) are always supplied; emergency supply is combat supply (12.7)
             from core.rules import supply
 
             for u in units:
-                if u not in d[key] and supply.combat_supplied_without_dump(st.units[u]):
+                if u not in d[key] and supply.combat_supplied_without_dump(st, st.units[u]):
                     d[key][u] = True
             todo = sorted({st.units[u].loc for u in units if u not in d[key]})
             if not todo:
@@ -2010,7 +2012,7 @@ class ResolveCombat(Procedure):
 
             for u in units:
                 if st.units[u].loc == h and u not in d[key]:
-                    d[key][u] = dump is not None or supply.combat_supplied_without_dump(st.units[u])
+                    d[key][u] = dump is not None or supply.combat_supplied_without_dump(st, st.units[u])
             if dump is not None:
                 d["dumps_used"].append(dump)
                 expend(eng, dump, f"combat supply for {h} (12.6)")

@@ -24,7 +24,7 @@ from typing import Any
 from core.counters import all_counters
 from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option, other
 from core.engine import CONTINUE, QUERIES, Engine, Procedure, before_step, procedure
-from core.state import Frame, UnitState
+from core.state import Frame, GameState, UnitState
 from core.rules import movement, offmap, tec
 
 MOVE = "fna_move"
@@ -124,10 +124,10 @@ def move_refusal(eng: Engine, side: str, units: list[UnitState], to: str, moved:
     return None
 
 
-def leg_cost(u: UnitState, here: str, to: str) -> int:
+def leg_cost(st: GameState, u: UnitState, here: str, to: str) -> int:
     """Eighths of MP for one leg of the FNA road (22.7: 14 hexes of primary road)."""
     from core.rules import status
-    return int(offmap.fna_road()[here][to]) * tec.road_cost(status.tec_class(u))
+    return int(offmap.fna_road()[here][to]) * tec.road_cost(status.tec_class(st, u))
 
 
 @movement.movement_action(MOVE)
@@ -144,13 +144,13 @@ def act_fna_move(eng: Engine, frame: Frame, action: Action) -> None:
         raise IllegalAction(why, "22.7")
     here = units[0].loc
     for u in units:
-        cost = leg_cost(u, here, to)
+        cost = leg_cost(eng.state, u, here, to)
         if int(moved.get(u.id, 0)) + cost > status.movement_allowance(u) * tec.EIGHTH:
             raise IllegalAction(f"{u.id} needs {tec.mp(cost):g} MP for the 14 road hexes from {here} to {to} "
                                 f"and has {tec.mp(status.movement_allowance(u) * tec.EIGHTH - int(moved.get(u.id, 0))):g} "
                                 "left", "22.7; 13.1")
     for u in units:
-        moved[u.id] = int(moved.get(u.id, 0)) + leg_cost(u, here, to)
+        moved[u.id] = int(moved.get(u.id, 0)) + leg_cost(eng.state, u, here, to)
         u.loc = to
         u.reserve = False
     eng.say(f"{side} moves {', '.join(ids)} along the FNA road from {here} to {to} (22.7)")
@@ -170,7 +170,7 @@ def fna_move_options(eng: Engine, frame: Frame, side: str) -> list[Option]:
                  and not inactive_vf(eng.state, u) and _c(u.id) and _c(u.id).kind in ("combat", "supply")
                  and not u.flags.get("battle")]          # 14.9.1 / 14.9.2: a marked unit has completed its movement
         for to in sorted(road[here]):
-            ok = [u for u in units if int(moved.get(u.id, 0)) + leg_cost(u, here, to)
+            ok = [u for u in units if int(moved.get(u.id, 0)) + leg_cost(eng.state, u, here, to)
                   <= status.movement_allowance(u) * tec.EIGHTH]
             if ok and move_refusal(eng, side, ok, to, moved) is None:
                 out.append(Option(action=Action(kind=MOVE, side=side, args={"units": [u.id for u in ok], "to": to}),

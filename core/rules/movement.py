@@ -40,8 +40,8 @@ from core.engine import PROCEDURES, QUERIES, Engine, Procedure, on_step, procedu
 from core.hexgrid import Hex, HexLabelError
 from core.rules import air, control, east_limit, offmap, raiders, supply, tec, zoc
 from core.rules.status import (
-    counter_of, disrupt, has_real_cf, hex_of, is_combat, is_motorized, is_rp, is_track_marker, morale_check,
-    movement_allowance, nonzero_factor, printed_ma, rma, supply_kind, tec_class,
+    counter_of, disrupt, has_real_cf, hex_of, is_combat, is_desert_raider, is_motorized, is_rp, is_track_marker,
+    morale_check, movement_allowance, nonzero_factor, printed_ma, rma, supply_kind, tec_class,
 )
 from core.state import Frame, GameState, UnitState
 
@@ -271,9 +271,9 @@ def trace(state: GameState, side: str, units: list[str], path: list[Hex], opts: 
                                     "(unless overrunning)", "11.4")
             f = facts.get(u.id)
             if f is None:
-                cls = tec_class(u)
+                cls = tec_class(state, u)
                 f = facts[u.id] = (cls, gm.type_costs(cls), _carried(u, moving, opts), is_motorized(u), is_combat(u),
-                                   counter_of(u).sf or cls == "raider")   # 15.4, 16.1: ignore all EZOC
+                                   counter_of(u).sf or is_desert_raider(state, u))   # 15.4, 16.1: ignore all EZOC
             cls, costs, carried, motorized, combat, ignores = f
             if carried:
                 cost, rt = 0, "road"
@@ -792,7 +792,7 @@ class _MoveBase(Procedure):
                     why = offmap.nrv_exit_blocked(eng, uid)
                     if why:
                         raise IllegalAction(why, "AXC-15")
-                c = transport.entry_cost(str(box), entry.label, tec_class(u))
+                c = transport.entry_cost(str(box), entry.label, tec_class(st, u))
                 if req.opts.lift and is_combat(u) and not is_motorized(u):
                     c = 0          # 13.7 truck lift (15.4: SF on a motorised unit): the carrier pays the entry
                 if c > allowance(st, u, req.opts):
@@ -1047,11 +1047,11 @@ def overrun_spent(st: GameState, side: str, movers: list[str], target: Hex, plan
     spent = dict(plan.spent)
     for uid in movers:
         u = st.units[uid]
-        cost, _ = tec.step_cost(gm, tec_class(u), origin, target)
+        cost, _ = tec.step_cost(gm, tec_class(st, u), origin, target)
         if cost is None:
             raise IllegalAction(f"{counter_of(u).name} may not enter {target.label}: prohibited terrain", "13.4")
         spent[uid] += cost + (0 if hq else OVERRUN_COST)      # 13.4 full terrain + 2 MP (15.6 HQ: none)
-        spent[uid] += interdiction_extra(air.interdiction_area(st, side), tec_class(u), target.label)   # 19.6
+        spent[uid] += interdiction_extra(air.interdiction_area(st, side), tec_class(st, u), target.label)   # 19.6
         cap = allowance(st, u, opts, (rma_values or {}).get(uid))
         if spent[uid] > cap:
             raise IllegalAction(f"{counter_of(u).name} needs {tec.mp(spent[uid]):g} MP to overrun {target.label} "
@@ -1090,6 +1090,8 @@ def check_overrun(state: GameState, side: str, movers: list[str], target: Hex, o
             raise IllegalAction(f"{name} is OGS and may not overrun", "13.4.1")
         if u.disrupted:
             raise IllegalAction(f"{name} is disrupted and may not overrun", "8.2")
+        if is_desert_raider(state, u):      # an overrun is combat (13.4); R-RAID-OFF: only with the optional rules
+            raise IllegalAction(f"{name} is a desert raider and may not attack on the hex grid: no overrun", "16.1; 13.4")
         if _carried(u, [state.units[i] for i in movers], opts) and is_combat(u):
             raise IllegalAction(f"{name} is being transported and cannot take part in an overrun", "13.4.1")
         if real and is_combat(u) and not is_motorized(u):
@@ -1575,9 +1577,9 @@ def reachable_paths(state: GameState, side: str, units: list[str], opts: MoveOpt
     ezs = [_ezoc_for(state, u, stack_mot, gm, cache) for u in us]
     hq = any(is_hq_unit(u) for u in us)
     began_ez = [start in ez for ez in ezs]
-    classes = [tec_class(u) for u in us]
+    classes = [tec_class(state, u) for u in us]
     carried = [_carried(u, us, opts) for u in us]
-    ignores = [counter_of(u).sf or classes[k] == "raider" for k, u in enumerate(us)]
+    ignores = [counter_of(u).sf or is_desert_raider(state, u) for u in us]     # 15.4, 16.1: ignore all EZOC
     motor = [is_motorized(u) for u in us]
     idx = range(len(us))
     recon_memo: dict[tuple, bool] = {}
@@ -1842,12 +1844,12 @@ def query_route(eng: Engine, units: list[str], to: str, road_march: bool = False
         total = 0
         ok = True
         for u in us:
-            c, _ = tec.step_cost(gm, tec_class(u), n, target)
+            c, _ = tec.step_cost(gm, tec_class(st, u), n, target)
             if c is None:
                 ok = False
                 break
             s = plan.spent[u.id] + c + (0 if hq else OVERRUN_COST) + interdiction_extra(
-                air.interdiction_area(st, side), tec_class(u), target.label)          # 19.6
+                air.interdiction_area(st, side), tec_class(st, u), target.label)          # 19.6
             if s > allowance(st, u, opts):
                 ok = False
                 break

@@ -19,8 +19,8 @@ from core.engine import Engine, at_phase_end
 from core.hexgrid import Hex, HexLabelError
 from core.rules import control, tec
 from core.rules.status import (
-    MOVEMENT_PHASES, counter_of, has_real_cf, hex_of, is_combat, morale, morale_passes, movement_allowance,
-    phasing, supply_kind,
+    MOVEMENT_PHASES, counter_of, desert_raider_rules, has_real_cf, hex_of, is_combat, is_desert_raider, morale,
+    morale_passes, movement_allowance, phasing, supply_kind,
 )
 from core.state import Frame, GameState, UnitState
 
@@ -36,9 +36,8 @@ def is_chad(u: UnitState | str) -> bool:
     return uid.split("#", 1)[0] == CHAD
 
 
-def enabled(state: GameState) -> bool:
-    """16.0: the players chose the optional desert raider rules at new game (``core.newgame.initial_state``)."""
-    return bool(state.vars.get("optional", {}).get("desert_raiders"))
+#: 16.0: the players chose the optional desert raider rules at new game (one definition: ``status.desert_raider_rules``)
+enabled = desert_raider_rules
 
 
 def _boxes() -> dict[str, dict]:
@@ -173,7 +172,7 @@ def raid(eng: Engine, frame: Frame, side: str, args: dict) -> None:
     if not enabled(st):
         raise IllegalAction("raider missions belong to the optional desert raider rules", "16.0")
     u = st.units.get(str(args.get("unit", "")))
-    if u is None or u.side != side or counter_of(u).move_class != "raider":
+    if u is None or u.side != side or not is_desert_raider(st, u):
         raise IllegalAction(f"{args.get('unit')!r} is not a {side} desert raider", "16.4")
     if u.disrupted or hex_of(u) is None:
         raise IllegalAction("an undisrupted raider on the hex grid may conduct a mission", "16.4")
@@ -254,7 +253,7 @@ def raiders_phase_end(eng: Engine, phase: int) -> None:
     if not enabled(st):
         return
     for u in sorted(st.units.values(), key=lambda x: x.id):
-        if counter_of(u).move_class != "raider":
+        if not is_desert_raider(st, u):
             continue
         if (u.loc.startswith(("box:Refit:", "box:Destroyed:")) and not u.flags.get("raider_return_gt")
                 and not is_chad(u)):    # 16.1 "If eliminated, it [Chad] may enter at Kufra after it refits": no roll

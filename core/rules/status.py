@@ -75,13 +75,34 @@ def is_motorized(u: UnitState) -> bool:
     return counter_of(u).motorized
 
 
-def tec_class(u: UnitState) -> str:
-    """The TEC column the unit pays (9.0, 15.4 SF, 16.1 desert raiders)."""
+def desert_raider_rules(state: GameState) -> bool:
+    """16.0 "The use of desert raiders and the oasis boxes is optional in all scenarios": the players chose the optional
+    rules at new game (``core.newgame.initial_state`` keeps them as ``vars["optional"]["desert_raiders"]``; 24.0-26.0
+    b) leave them out).  The choice is part of the game's initial state and never changes in play."""
+    return bool(state.vars.get("optional", {}).get("desert_raiders"))
+
+
+def is_desert_raider(state: GameState, u: UnitState) -> bool:
+    """16.1: whether ``u`` has the desert raiders' additional capabilities -- 1 MP per hex ignoring hexside terrain,
+    EZOC ignored, no attack on the hex grid, two morale checks when attacked alone, always in general and combat
+    supply, the 1d6 return, raider missions (16.4).  A raider counter has them only in a game that uses the optional
+    rules of 16.0; otherwise it "function[s] like any other combat unit" (16.1), a trucked one (9.0 Important:
+    desert raiders are motorized; R-RAID-OFF, R-TEC-RAIDERS).
+
+    The one definition every rule granting a raider capability asks.  It reads the game's option rather than a mark
+    on the unit: the option is fixed at new game, so the answer cannot change in play, and no unit can come into
+    play (set-up, arrival, capture, a hand-built test position) without it."""
+    return counter_of(u).move_class == "raider" and desert_raider_rules(state)
+
+
+def tec_class(state: GameState, u: UnitState) -> str:
+    """The TEC column the unit pays (9.0, 15.4 SF, 16.1 desert raiders; a raider counter without the optional rules
+    of 16.0 pays as the trucked unit it is, R-RAID-OFF)."""
     c = counter_of(u)
     if c.sf:
         return "sf"
     if c.move_class == "raider":
-        return "raider"
+        return "raider" if is_desert_raider(state, u) else "trucked"
     return c.move_class or "foot"
 
 

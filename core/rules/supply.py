@@ -37,8 +37,8 @@ from core.state import Frame
 from core.hexgrid import Hex
 from core.rules import tec, zoc
 from core.rules.status import (
-    MOVEMENT_PHASES, counter_of, deplete, disrupt, hex_of, is_combat, is_hq, is_motorized, is_track_marker,
-    morale_check, phasing, supply_kind, tec_class,
+    MOVEMENT_PHASES, counter_of, deplete, disrupt, hex_of, is_combat, is_desert_raider, is_hq, is_motorized,
+    is_track_marker, morale_check, phasing, supply_kind, tec_class,
 )
 from core.state import GameState, UnitState
 
@@ -262,12 +262,12 @@ def supply_lines(state: GameState, side: str, gm: tec.GroundMap | None = None) -
     return SupplyLines(side=side, los={hexes[k]: v for k, v in los.items()}, loc={hexes[k]: v for k, v in loc.items()})
 
 
-def _adjacent_exception(lines: dict, u: UnitState, h: Hex) -> bool:
+def _adjacent_exception(lines: dict, state: GameState, u: UnitState, h: Hex) -> bool:
     """12.4.1 Exception: a non-motorised unit adjacent to a hex on the line."""
     if is_motorized(u):
         return False
     gm = tec.current_map()
-    cls = tec_class(u)
+    cls = tec_class(state, u)
     for n in tec.nbrs(h):
         if n in lines and tec.step_cost(gm, cls if cls in tec.CLASSES else "foot", n, h)[0] is not None:
             return True
@@ -275,11 +275,11 @@ def _adjacent_exception(lines: dict, u: UnitState, h: Hex) -> bool:
 
 
 def has_los(lines: SupplyLines, state: GameState, u: UnitState, h: Hex) -> bool:
-    return h in lines.los or _adjacent_exception(lines.los, u, h)
+    return h in lines.los or _adjacent_exception(lines.los, state, u, h)
 
 
 def has_loc(lines: SupplyLines, state: GameState, u: UnitState, h: Hex) -> bool:
-    return h in lines.loc or _adjacent_exception(lines.loc, u, h)
+    return h in lines.loc or _adjacent_exception(lines.loc, state, u, h)
 
 
 def always_supplied(state: GameState, u: UnitState) -> bool:
@@ -291,14 +291,14 @@ def always_supplied(state: GameState, u: UnitState) -> bool:
 
 def raider_always_supplied(state: GameState, u: UnitState) -> bool:
     """16.1: a desert raider is always in general supply -- a capability of the optional rules of 16.0."""
-    from core.rules import raiders
-    return counter_of(u).move_class == "raider" and raiders.enabled(state)
+    return is_desert_raider(state, u)
 
 
-def combat_supplied_without_dump(u: UnitState) -> bool:
-    """Units in combat supply with no dump expended (12.6): 15.8 garrisons (always in supply) and 12.7
-    emergency supply ("The unit is in both GenS and combat supply")."""
-    return counter_of(u).garrison or u.emergency
+def combat_supplied_without_dump(state: GameState, u: UnitState) -> bool:
+    """Units in combat supply with no dump expended (12.6): 15.8 garrisons (always in supply), 16.1 desert raiders
+    ("Are always in general and combat supply", with the optional rules of 16.0: R-RAID-OFF) and 12.7 emergency
+    supply ("The unit is in both GenS and combat supply")."""
+    return counter_of(u).garrison or is_desert_raider(state, u) or u.emergency
 
 
 def gens_status(state: GameState, side: str, gm: tec.GroundMap | None = None) -> dict[str, str]:

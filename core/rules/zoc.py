@@ -48,7 +48,7 @@ def unit_zoc(state: GameState, gm: tec.GroundMap, u: UnitState) -> list[Hex]:
         return []
     h = hex_of(u)
     assert h is not None
-    cls = tec_class(u)
+    cls = tec_class(state, u)
     key = ("zoc", cls, h)
     cand = gm._misc_cache.get(key)
     if cand is None:
