@@ -12,7 +12,8 @@ rule.  The panel holds:
   movement are passed to the engine's ``reachable``/``route`` queries for the preview;
 * **orders** — reserve (13.6), deliberate and mobile battle markers (14.9.1, 14.9.2), create a base (12.2.3), emergency supply (12.7), destroy supply (12.2.5),
   base transfer (12.2.3), forts (18.1), railroad and road construction (18.2, 18.3), rail movement (13.7),
-  coastal shipping (20.3), special forces by sea (15.4), airdrops (15.5), air landing (13.7 e), entering the map from a box (13.8); with the optional desert
+  coastal shipping (20.3), special forces by sea (15.4), airdrops (15.5), air landing (13.7 e), entering the map from a box (13.8), reinforcements arriving in a
+  Movement Phase (27.1, 30.2, 31.2); with the optional desert
   raider rules (16.0) Oasis Track moves (16.2) and raider missions (16.4).  An order with
   arguments opens a small form; hex arguments are picked by clicking the map.
 """
@@ -72,6 +73,10 @@ ORDERS = [
     ("airdrop", "Airdrop…", "15.5", "Airdrop an airborne or SF unit of this airlift box, friendly city or airfield on "
                                     "a clear, desert or rough hex not held by the enemy (from the map: the same or an "
                                     "adjacent map) with one ATP; morale check on landing (15.5, 13.7 d)"),
+    ("arrive", "Reinforcement arrives…", "27.1; 30.2; 31.2", "Bring a reinforcement waiting for a friendly Movement "
+                                                            "Phase onto its arrival hex: 27.1 at most 14 shipping "
+                                                            "steps a GT and one dump or two RP a phase; 30.2 any two "
+                                                            "dumps/RP a phase at El Agheila; 31.2 in Phase 15"),
     ("fall_braun_drop", "Fall Braun airdrop…", "AXC-19 b", "Airdrop an airborne unit from the Fall Braun Box on a Map T "
                                                            "hex with one ATP; morale check on landing (AXC-19 b, 15.5)"),
 ]
@@ -84,7 +89,7 @@ ORDER_SIDE = {"shore_bombard": "Allied", "fleet_strike_box": "Allied", "fna_move
 NRV = "box:NRV"
 RAIDER_ORDERS = ("oasis_move", "raid")
 FLEET_ORDERS = ("shore_bombard", "fleet_strike_box")     # 20.4.2: need no selected stack
-NO_STACK_ORDERS = FLEET_ORDERS + ("fall_braun_drop",)     # the unit is picked in the form
+NO_STACK_ORDERS = FLEET_ORDERS + ("fall_braun_drop", "arrive")     # the unit is picked in the form
 COASTAL_MISSIONS = "box:CoastalMissions"
 MISSIONS = [("Supply raid on an adjacent MSU or dump", "supply"),
             ("Airfield raid on an adjacent enemy airfield", "airfield"),
@@ -880,6 +885,14 @@ class MovementOrders(QFrame):
                 Field("unit", "Airborne unit:", "combo", [(unit_name(u, st), u) for u in droppers if u in st.units]),
                 Field("to", "Drop hex (Map T):", "hexes", lo=1, hi=1)],
                 lambda v: {"unit": v["unit"], "to": (v["to"] or [""])[0]}))
+        if kind == "arrive":
+            st = self.win.ctl.state()
+            arrivals = dict(self.win.ctl.query("movement_arrivals", side=self.side))
+            return self._open(OrderForm(self, kind, f"{title} ({rule})", [
+                Field("unit", "Reinforcement:", "combo", [(unit_name(u, st), u) for u, pts in sorted(arrivals.items())
+                                                          if pts]),
+                Field("to", "Arrives at:", "combo", lambda v: [(node_name(p), p) for p in arrivals.get(v.get("unit"), [])])],
+                lambda v: {"unit": v["unit"], "to": v["to"]}))
         if kind == "enter":
             box = where
 

@@ -201,7 +201,9 @@ class GreedyBot(_PhaseMemory):
             if act is not None:
                 return act
         elif decision.kind == "movement" and "move" in decision.free_kinds:
-            act = self._advance(decision, engine, side)
+            # 27.1, 30.2, 31.2: the reinforcements waiting for a friendly Movement Phase arrive first
+            act = next((o.action for o in decision.options if o.action.kind == "arrive"), None) \
+                or self._advance(decision, engine, side)
             if act is not None:
                 return act
         return pass_choice(decision, abandoned)

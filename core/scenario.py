@@ -129,7 +129,9 @@ class Reinforcement(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     gt: int | None = None
     from_gt: int | None = None      # "Each GT": every GT from..to (to_gt None = the end)
     to_gt: int | None = None
-    phase: int | None = None        # arrives in this phase (30.1 "GT-31 Phase 12")
+    phase: int | None = None        # arrives in this phase (30.1 "GT-31 Phase 12"), a friendly Movement Phase
+    movement_phase: bool = False    # arrives in a friendly Movement Phase, not III.1 (30.2 "any two ... in each")
+    free_shipping: bool = False     # 27.1 GT 11 "They do not count against the total shipping steps"
     at: str = ""                    # hex or box of arrival
     depleted: bool = False
     optional: bool = False

@@ -19,11 +19,8 @@ from tests.test_events_cards import make, put
 def convoy(scenario="desert-fox", gt=12, rolls=()):
     eng = make(scenario, gt=gt, dice=ScriptedDice(list(rolls)))
     eng.state.vars["shipping_used"] = {}
-    proc = reinforcements.ReinforcementPhase()
-    fr = Frame(proc="reinforcement_phase", data={"step": "III.1"})
     for uid in ("GE-5Pz", "IT-7Ber"):
-        put(eng, uid, offmap.available(AXIS))
-        proc.apply(eng, fr, Action(kind="deploy", side=AXIS, args={"unit": uid, "to": "C0701"}))
+        put(eng, uid, offmap.available(AXIS))     # waiting to arrive at C0701 in a Movement Phase (27.1)
     return eng
 
 
@@ -35,8 +32,11 @@ def run_iv9(eng):
 
 def test_27_0_e_convoy_is_this_gts_shipping_steps():
     eng = convoy()
-    assert strikes.convoy_27_cargo(eng, AXIS) == ["GE-5Pz", "IT-7Ber"]
-    eng.state.gt += 1
+    assert strikes.convoy_27_cargo(eng, AXIS) == ["GE-5Pz", "IT-7Ber"]     # waiting for C0701 (27.1)
+    eng.state.units["IT-7Ber"].flags = {"free_shipping": True}              # 27.1 GT 11: "do not count"
+    assert strikes.convoy_27_cargo(eng, AXIS) == ["GE-5Pz"]
+    eng.state.units["GE-5Pz"].loc = "C0701"
+    eng.state.units["GE-5Pz"].flags = {"convoy_gt": eng.state.gt - 1}      # arrived last GT: no longer at sea
     assert strikes.convoy_27_cargo(eng, AXIS) == []
 
 
@@ -67,7 +67,7 @@ def test_27_0_e_no_rolls_once_herkules_succeeded():
     eng.state.vars["malta"] = AXIS
     d = run_iv9(eng)
     assert not (d and d.kind == "strike_loss")
-    assert eng.state.units["GE-5Pz"].loc == "C0701"
+    assert eng.state.units["GE-5Pz"].loc == offmap.available(AXIS)
 
 
 def test_27_0_e_not_in_other_scenarios():

@@ -60,8 +60,9 @@ def test_shipping_limit_14_steps_27_1():
     eng = make("desert-fox")
     eng.state.vars["shipping_used"] = {str(eng.state.gt): 13}
     uid = offmap.add_counter(eng, "AX-Dump", offmap.available(AXIS), "test")
-    pts = R.ReinforcementPhase().points(eng, AXIS, uid)
-    assert "C0701" not in pts      # a dump counts two steps: 13 + 2 > 14
+    assert "27.1" in R.shipping_refusal(eng, AXIS, uid, "C0701")   # a dump counts two steps: 13 + 2 > 14
+    eng.state.vars["shipping_used"] = {str(eng.state.gt): 12}
+    assert R.shipping_refusal(eng, AXIS, uid, "C0701") is None     # 12 + 2 = 14: the limit
 
 
 def test_withdrawal_failure_is_an_instant_axis_win_24_2():

@@ -39,8 +39,11 @@ def movement_first(player: Any, decision: Decision, engine: "Engine") -> Action 
     at the phase's beginning (12.7, :mod:`core.ai.admin_cards`), the Allied withdrawals (7.4, :mod:`core.ai.admin_withdraw`), construction (18.1 forts, 18.2 railroad,
     :mod:`core.ai.admin_construction`), the supply train (MSU, dumps, forward bases: 12.2, 12.4,
     :mod:`core.ai.admin_supply`), then the reinforcements waiting in the NRV Box brought to the front (7.0, 22.1,
-    :mod:`core.ai.admin_enter`)."""
-    a = admin_cards.emergency_supply_move(player, decision, engine)
+    :mod:`core.ai.admin_enter`).  First of all the reinforcements waiting for a friendly Movement Phase arrive
+    (27.1, 30.2, 31.2: :func:`arrival_move`)."""
+    a = arrival_move(player, decision, engine)
+    if a is None:
+        a = admin_cards.emergency_supply_move(player, decision, engine)
     if a is None:
         a = admin_withdraw.withdrawal_move(player, decision, engine)
     if a is None:
@@ -194,19 +197,30 @@ def _card_choice(player: Any, decision: Decision, engine: "Engine") -> Action:
 # --------------------------------------------------------------------------- 7.x reinforcements and withdrawals
 
 
-def _reinforce(player: Any, decision: Decision, engine: "Engine") -> Action:
-    """7.1-7.3: deploy every reinforcement now (units due for withdrawal stay off the map, 7.4), at the arrival
-    point nearest the front and the objectives that is not next to the enemy."""
-    uid = str(decision.context.get("unit", ""))
-    held = admin_withdraw.reinforce_hold(engine, uid, decision, player.side)
-    if held is not None:
-        plan_line(player, f"keeping {uid} off the map: it is due for withdrawal (7.4)")
-        return held
-    deploys = [o.action for o in my_options(decision, player.side) if o.action.kind == "deploy"]
-    if not deploys:
-        return _first(player, decision, engine)
-    front = enemy_hexes(engine, player.side)
-    goals = objective_hexes(engine, player.side)
+def arrival_move(player: Any, decision: Decision, engine: "Engine") -> Action | None:
+    """27.1 "arrive at hex C0701 during any friendly Movement Phase", 30.2 "any two may arrive in each friendly
+    Movement Phase", 31.2 "arrive in Phase 15": every waiting reinforcement arrives in the first friendly Movement
+    Phase that allows it, at its best arrival point (:func:`_arrival_key`); None when none can arrive now."""
+    if decision.kind != "movement" or "arrive" not in decision.free_kinds:
+        return None
+    side = player.side
+    legal = engine.query("movement_arrivals", side=side)
+    keep = reserved_units(engine, side)        # 7.4: a unit listed for withdrawal stays off the map
+    for uid, pts in sorted(legal.items()):
+        if not pts or uid in keep:
+            continue
+        key = _arrival_key(engine, side, uid)
+        to = min(pts, key=lambda p: key(Action(kind="arrive", side=side, args={"to": p})))
+        plan_line(player, f"{uid} arrives at {to} in this Movement Phase (27.1; 30.2)")
+        return Action(kind="arrive", side=side, args={"unit": uid, "to": to})
+    return None
+
+
+def _arrival_key(engine: "Engine", side: str, uid: str) -> Callable[[Action], tuple]:
+    """The order of arrival points for ``uid``: a safe hex (not next to the enemy) before a box, then one not
+    over-stacked (10.3), then the nearest the front and the objectives."""
+    front = enemy_hexes(engine, side)
+    goals = objective_hexes(engine, side)
     st = engine.state
     pts = stacking.stacking_points(st.units[uid]) if uid in st.units else 0
     gm = tec.current_map()
@@ -220,7 +234,23 @@ def _reinforce(player: Any, decision: Decision, engine: "Engine") -> Action:
         over = sum(stacking.stacking_points(v) for v in st.units_at(h.label)) + pts > stacking.limit(gm, h.label)
         return (0 if d > 1 else 2, int(over), min(nearest(h, goals), d), h.label)
 
-    a = min(deploys, key=score)
+    return score
+
+
+def _reinforce(player: Any, decision: Decision, engine: "Engine") -> Action:
+    """7.1-7.3: deploy every reinforcement now (units due for withdrawal stay off the map, 7.4), at the arrival
+    point nearest the front and the objectives that is not next to the enemy."""
+    uid = str(decision.context.get("unit", ""))
+    held = admin_withdraw.reinforce_hold(engine, uid, decision, player.side)
+    if held is not None:
+        plan_line(player, f"keeping {uid} off the map: it is due for withdrawal (7.4)")
+        return held
+    deploys = [o.action for o in my_options(decision, player.side) if o.action.kind == "deploy"]
+    if not deploys:
+        return _first(player, decision, engine)
+    front = enemy_hexes(engine, player.side)
+    st = engine.state
+    a = min(deploys, key=_arrival_key(engine, player.side, uid))
     own = _hex(str(st.units[uid].flags.get("arrive_to", ""))) if uid in st.units else None
     if counter_of(uid).kind == "supply" and own is not None:
         # a supply unit goes where the schedule sends it (30.2: the dumps "in S0734"), next to the side's base or

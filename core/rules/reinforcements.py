@@ -53,7 +53,6 @@ ARRIVAL: dict[str, dict[str, list[str]]] = {
     "north-african-campaign": {AXIS: [offmap.ITALY], ALLIED: [offmap.NRV, offmap.CAPE]},
 }
 
-SHIPPING_LIMIT = {"desert-fox": 14, "rommels-war": 14}   # 27.1 a)
 
 #: Per scenario, the hex arrival points that stand for the Axis crossing of the Mediterranean (7.2 "must be brought
 #: onto the map across the Mediterranean by sea"): "All units arrive at hex C0701" (24.1-27.1, 32.0) counts "shipping
@@ -128,6 +127,19 @@ def mark_entry_supplied(eng: Engine, uid: str) -> None:
     u.flags = dict(u.flags) | {ENTRY_SUPPLIED: eng.state.gt}
 
 
+def expand_point(p: str) -> list[str]:
+    """An arrival point of the data as places: "east:S" every land hex of Map S's east edge (30.2), "box:Oasis:any"
+    every oasis box (30.2 LeClerc, 16.2), a box or a hex (canonical label)."""
+    if p.startswith("east:"):
+        return east_edge(p[5:])
+    if p.lower() == "box:oasis:any":          # 30.2 "GT 31 or after: Any oasis box: LeClerc" (16.2)
+        from core.rules import raiders
+        return list(raiders.box_ids())
+    if p.startswith("box:"):
+        return [offmap.canon_box(p)]
+    return [_hex(p)]
+
+
 def arrival_points(eng: Engine, side: str, item_to: str = "") -> list[str]:
     pts = list(ARRIVAL.get(eng.state.scenario, {}).get(side, [offmap.NRV if side == ALLIED else offmap.ITALY]))
     if item_to and offmap.canon_box(item_to) == offmap.ITALY and side == AXIS and offmap.ITALY not in pts:
@@ -136,15 +148,7 @@ def arrival_points(eng: Engine, side: str, item_to: str = "") -> list[str]:
         pts.insert(0, item_to)
     out: list[str] = []
     for p in pts:
-        if p.startswith("east:"):
-            out += [h for h in east_edge(p[5:]) if h not in out]
-        elif p.lower() == "box:oasis:any":          # 30.2 "GT 31 or after: Any oasis box: LeClerc" (16.2)
-            from core.rules import raiders
-            out += [b for b in raiders.box_ids() if b not in out]
-        elif p.startswith("box:"):
-            out.append(offmap.canon_box(p))
-        else:
-            out.append(_hex(p))
+        out += [h for h in expand_point(p) if h not in out]
     if side == ALLIED and eng.state.vars.get("fna_in_play") and offmap.TORCH_EAST not in out and offmap.TORCH in out:
         out.append(offmap.TORCH_EAST)   # 7.3: Torch units may be moved to the Torch East Box
     return list(dict.fromkeys(out))
@@ -185,6 +189,12 @@ def _from_data(eng: Engine, raw: list[dict]) -> list[dict]:
         if not units and r.get("card"):
             units = [i["unit"] for i in events.card_items(eng, r["card"], r.get("card_gt", 0))]
         base = {"side": side, "to": at, "rule": rule, "depleted": bool(r.get("depleted"))}
+        if r.get("movement_phase"):
+            base["mp"] = True            # 27.1 / 30.2 "may arrive in each friendly Movement Phase"
+        if r.get("phase") is not None:
+            base["phase"] = int(r["phase"])   # 30.1 "GT-31 Phase 12"; 31.2 "arrive in Phase 15"
+        if r.get("free_shipping"):
+            base["free_shipping"] = True     # 27.1 GT 11 "They do not count against the total shipping steps"
         if "roll" in r:
             base["roll"] = {"on": list(r["roll"].get("on", [1, 2, 3])), "else_gt": int(r["roll"]["else_gt"])}
         if r.get("morale_check"):
@@ -232,8 +242,13 @@ def _place_start_arrivals(eng: Engine) -> None:
     st = eng.state
     due = [i for i in st.vars.get("reinf", []) if i["gt"] == st.gt]
     st.vars["reinf"] = [i for i in st.vars.get("reinf", []) if i["gt"] != st.gt]
+    due += [i | {"gt": st.gt} for i in st.vars.get("reinf_each", [])
+            if i.get("mp") and int(i.get("from_gt", 0)) <= st.gt <= int(i.get("to_gt", 999))]
     groups: dict[str, int] = {}
     for i in due:
+        if i.get("mp"):
+            _arrive(eng, i)     # 30.2 "Each GT (including GT 31)": arrives in a friendly Movement Phase (R-REINF-DEPLOY)
+            continue
         pts = arrival_points(eng, i["side"], i.get("to", ""))
         if str(i.get("to", "")).startswith("east:") and "group" not in i:
             _edge_setup(eng, i, pts)
@@ -288,6 +303,8 @@ def place_group_unit(eng: Engine, i: dict, loc: str | None, groups: dict[str, in
         u.loc = loc or offmap.available(i["side"])
         u.steps = 1 if i.get("depleted") else all_counters()[uid].steps
         u.flags = dict(u.flags) | {"arrived_by": i["rule"]}
+        if loc is None:
+            u.flags = u.flags | {"arrive_to": offmap.canon_box(i.get("to") or "")} | arrival_flags(eng, i)
         eng.say(f"{uid} leaves the Destroyed Box for {u.loc} ({i['rule']}; R-SC-TOTF-GROUP4)")
     elif loc is None:
         _arrive(eng, i)
@@ -414,7 +431,7 @@ def _arrive(eng: Engine, i: dict) -> None:
     loc = to if fixed else offmap.available(side)
     uid = offmap.add_counter(eng, unit, loc, i["rule"], depleted=i.get("depleted", False))
     if uid and not fixed:
-        eng.state.units[uid].flags = dict(eng.state.units[uid].flags) | {"arrive_to": to}
+        eng.state.units[uid].flags = dict(eng.state.units[uid].flags) | {"arrive_to": to} | arrival_flags(eng, i)
         cnt = all_counters()[offmap.base_id(uid)]
         if cnt.requires_training and i.get("training_box"):
             eng.state.units[uid].training_box = int(i["training_box"])
@@ -457,12 +474,238 @@ def shipping_steps(uid: str, steps: int) -> int:
     return steps
 
 
+# --------------------------------------------------------------------------- arrivals in a friendly Movement Phase
+
+ARRIVE = "arrive"
+#: vars key: the units that arrived by ``arrive`` in the current Movement Phase {"tag": [gt, phase], "units": [...]}
+PHASE_ARRIVALS = "mp_arrivals"
+
+
+def arrival_flags(eng: Engine, i: dict) -> dict:
+    """The facts of schedule item ``i`` a waiting unit keeps: it arrives in a friendly Movement Phase (``mp``:
+    27.1 "during any friendly Movement Phase", 30.2 "may arrive in each friendly Movement Phase"), not before
+    Phase N of its GT (``phase``: 30.1 "GT-31 Phase 12", 31.2 "arrive in Phase 15"), outside the shipping steps
+    (27.1 GT 11 "They do not count against the total shipping steps")."""
+    out: dict = {}
+    if i.get("mp") or i.get("phase") is not None:
+        out["arrive_mp"] = str(i.get("rule", "7.0"))
+    if i.get("phase") is not None:
+        out["arrive_phase"] = [int(i["gt"]) if isinstance(i.get("gt"), int) else eng.state.gt, int(i["phase"])]
+    if i.get("free_shipping"):
+        out["free_shipping"] = True
+    return out
+
+
+def _special(eng: Engine, kind: str, side: str):
+    from core.rules import events
+
+    sp = events.special(eng, kind)
+    return sp if sp is not None and sp.params.get("side", side) == side else None
+
+
+def mp_points(eng: Engine, uid: str) -> list[str]:
+    """The arrival points where waiting unit ``uid`` arrives during a friendly Movement Phase, not in III.1:
+    every point of an item flagged so (``arrive_mp``), and the hex of the scenario's ``movement_phase_arrival``
+    rule (27.1 "All units (unless stated otherwise) arrive at hex C0701 during any friendly Movement Phase")."""
+    u = eng.state.units[uid]
+    own = str(u.flags.get("arrive_to", ""))
+    if u.flags.get("arrive_mp"):
+        # the item's own place (30.2 "in S0734"; 31.2 the east edge of Map S); else the scenario's points
+        return expand_point(own) if own else arrival_points(eng, u.side)
+    pts = arrival_points(eng, u.side, own)
+    sp = _special(eng, "movement_phase_arrival", u.side)
+    return [p for p in pts if sp is not None and p == _hex(str(sp.params.get("at", "")))]
+
+
+def reinforcement_phase_points(eng: Engine, uid: str) -> list[str]:
+    """The arrival points offered to ``uid`` in the Reinforcement Phase (7.0 "received during the Reinforcement
+    Phase unless scenario instructions dictate otherwise"): those not kept for a Movement Phase."""
+    u = eng.state.units[uid]
+    if u.flags.get("arrive_mp"):
+        return []
+    mp = set(mp_points(eng, uid))
+    return [p for p in arrival_points(eng, u.side, u.flags.get("arrive_to", "")) if p not in mp]
+
+
+def shipping_refusal(eng: Engine, side: str, uid: str, to: str) -> str | None:
+    """27.1 a) "A maximum of 14 shipping steps may arrive per GT" (the scenario's ``shipping_limit``; b) "These
+    units do count against the total shipping steps"; GT 11's Italians "do not count")."""
+    sp = _special(eng, "shipping_limit", side)
+    u = eng.state.units[uid]
+    if sp is None or side != AXIS or to != _hex(str(sp.params.get("to", ""))) or u.flags.get("free_shipping"):
+        return None
+    limit = int(sp.params["steps"])
+    used = int(eng.state.vars.get("shipping_used", {}).get(str(eng.state.gt), 0))
+    need = shipping_steps(uid, u.steps)
+    if used + need > limit:
+        return (f"{uid} would bring the shipping steps arriving at {to} this GT to {used + need}: "
+                f"a maximum of {limit} shipping steps may arrive per GT ({sp.rule}); it waits off-map (7.1)")
+    return None
+
+
+def _supply_kind(uid: str) -> str:
+    c = all_counters().get(offmap.base_id(uid))
+    if c is not None and c.unit_type == "dump":
+        return "dump"
+    return "rp" if offmap.base_id(uid).endswith("-RP") else ""
+
+
+def phase_arrivals(eng: Engine) -> list[str]:
+    """The units brought in by ``arrive`` in the current Movement Phase."""
+    rec = eng.state.vars.get(PHASE_ARRIVALS) or {}
+    return list(rec.get("units", [])) if rec.get("tag") == [eng.state.gt, eng.state.phase] else []
+
+
+def _edge_item(u) -> bool:
+    """A dump of 30.2's GT 31 list ("3 x MSU, 3 x Dump" entering "at any hex on the east edge of Map S"), not of the
+    "Each GT ... in S0734" allotment the per-phase limit counts."""
+    return str(u.flags.get("arrive_to", "")).startswith("east:")
+
+
+def per_phase_refusal(eng: Engine, side: str, uid: str, to: str) -> str | None:
+    """The scenario's ``arrivals_per_phase`` limit at its hex: 27.1 b) "A maximum of one dump or two RP may arrive
+    in any single Movement Phase" (params ``dumps``, ``rp``: a dump uses the phase's whole allowance, an RP half of
+    it, R-REINF-DEPLOY), or 30.2 "3 x Dump, 1 x RP, any two may arrive in each friendly Movement Phase in S0734"
+    (param ``any``: dumps and RP alike)."""
+    sp = _special(eng, "arrivals_per_phase", side)
+    kind = _supply_kind(uid)
+    u = eng.state.units[uid]
+    if sp is None or not kind or to != _hex(str(sp.params.get("at", ""))) or _edge_item(u):
+        return None
+    p = sp.params
+    here = [x for x in phase_arrivals(eng) if x in eng.state.units and _supply_kind(x)
+            and eng.state.units[x].loc == to and not _edge_item(eng.state.units[x])]
+    if "any" in p:
+        if len(here) + 1 > int(p["any"]):
+            return (f"{len(here)} dumps/RP have arrived at {to} in this Movement Phase: any {int(p['any'])} may "
+                    f"arrive in each friendly Movement Phase ({sp.rule})")
+        return None
+    dumps, rp = int(p["dumps"]), int(p["rp"])
+    used = sum(rp if _supply_kind(x) == "dump" else dumps for x in here)      # in units of 1 / (dumps * rp)
+    if used + (rp if kind == "dump" else dumps) > dumps * rp:
+        return (f"{', '.join(here)} arrived at {to} in this Movement Phase: a maximum of {dumps} dump or {rp} RP "
+                f"may arrive in any single Movement Phase ({sp.rule})")
+    return None
+
+
+def arrive_refusal(eng: Engine, side: str, uid: str, to: str) -> tuple[str, str] | None:
+    """Why waiting unit ``uid`` may not arrive at ``to`` in this friendly Movement Phase (reason, rule), or None."""
+    st = eng.state
+    u = st.units.get(uid)
+    if u is None or u.side != side or u.loc != offmap.available(side) or not mp_points(eng, uid):
+        return f"{uid} is not a {side} reinforcement waiting to arrive in a Movement Phase", "7.0; 7.1"
+    rule = str(u.flags.get("arrive_mp") or "27.1")
+    when = u.flags.get("arrive_phase")
+    if when and (st.gt, st.phase) < (int(when[0]), int(when[1])):
+        return f"{uid} arrives in Phase {int(when[1])} of GT {int(when[0])} ({rule})", rule
+    if to not in mp_points(eng, uid):
+        return f"{to} is not an arrival point of {uid} ({', '.join(mp_points(eng, uid)[:3])}...)", f"7.2; 7.3; {rule}"
+    why = arrival_refusal(eng, side, to)
+    if why:
+        return why, "7.1; R-REINF-ENEMY-HEX"
+    for check, kind in ((shipping_refusal, "shipping_limit"), (per_phase_refusal, "arrivals_per_phase")):
+        why = check(eng, side, uid, to)
+        if why:
+            return why, _special(eng, kind, side).rule
+    return None
+
+
+def waiting_mp(eng: Engine, side: str) -> list[str]:
+    """The side's reinforcements that may arrive in this friendly Movement Phase (their phase has come)."""
+    st = eng.state
+    out = []
+    for u in sorted(st.units.values(), key=lambda x: x.id):
+        if u.side != side or u.loc != offmap.available(side) or not mp_points(eng, u.id):
+            continue
+        when = u.flags.get("arrive_phase")
+        if when and (st.gt, st.phase) < (int(when[0]), int(when[1])):
+            continue
+        out.append(u.id)
+    return out
+
+
+def place_arrival(eng: Engine, side: str, uid: str, to: str, why: str) -> None:
+    """The waiting unit arrives at ``to`` (7.0): counted against the 27.1 a) shipping steps and on this GT's
+    Axis convoy (27.0 e), in general supply when entering where 30.2 says so."""
+    st = eng.state
+    u = st.units[uid]
+    if shipping_counts(eng, side, uid, to):
+        su = st.vars.setdefault("shipping_used", {})
+        su[str(st.gt)] = int(su.get(str(st.gt), 0)) + shipping_steps(uid, u.steps)
+        u.flags = dict(u.flags) | {"convoy_gt": st.gt}   # 27.0 e): on this GT's Axis convoy
+    u.loc = to
+    u.flags = {k: v for k, v in u.flags.items() if k not in ("arrive_to", "held_gt", "arrive_mp", "arrive_phase")}
+    if entry_supplied(eng, side, to):
+        mark_entry_supplied(eng, uid)                  # 30.2 "in general supply when entering"
+    eng.say(f"{side}: {uid} arrives at {to} ({why})")
+
+
+def shipping_counts(eng: Engine, side: str, uid: str, to: str) -> bool:
+    """27.1 a)-b): whether ``uid`` arriving at ``to`` counts against the shipping steps."""
+    sp = _special(eng, "shipping_limit", side)
+    return (sp is not None and side == AXIS and to == _hex(str(sp.params.get("to", "")))
+            and not eng.state.units[uid].flags.get("free_shipping"))
+
+
+def convoy_waiting(eng: Engine, side: str) -> list[str]:
+    """27.0 e): the waiting units that will count against the 27.1 a) shipping steps when they arrive (the "Axis
+    convoys" the Malta strikes of IV.9 hit before the Movement Phases; R-27-CONVOY-STRIKES)."""
+    sp = _special(eng, "shipping_limit", side)
+    if sp is None:
+        return []
+    to = _hex(str(sp.params.get("to", "")))
+    return sorted(u.id for u in eng.state.units.values()
+                  if u.side == side and u.loc == offmap.available(side) and not u.flags.get("free_shipping")
+                  and to in mp_points(eng, u.id))
+
+
+def _act_arrive(eng: Engine, frame: Frame, action: Action) -> None:
+    """4.1 VI.3 (27.1, 30.2, 31.2): a waiting reinforcement arrives at its hex in a friendly Movement Phase; it
+    may then move this phase (R-REINF-DEPLOY)."""
+    side = frame.data.get("side", action.side)
+    uid, to = str(action.args.get("unit", "")), offmap.canon_box(str(action.args.get("to", "")))
+    to = _hex(to)
+    why = arrive_refusal(eng, side, uid, to)
+    if why:
+        raise IllegalAction(*why)
+    rule = str(eng.state.units[uid].flags.get("arrive_mp") or "27.1")
+    place_arrival(eng, side, uid, to, f"a friendly Movement Phase; {rule}")
+    rec = eng.state.vars.get(PHASE_ARRIVALS) or {}
+    tag = [eng.state.gt, eng.state.phase]
+    units = list(rec.get("units", [])) if rec.get("tag") == tag else []
+    eng.state.vars[PHASE_ARRIVALS] = {"tag": tag, "units": units + [uid]}
+
+
+def arrive_options(eng: Engine, frame: Frame, side: str, per_unit: int = 2) -> list[Option]:
+    """The arrivals this Movement Phase allows: for each waiting unit, its first legal arrival points."""
+    out: list[Option] = []
+    for uid in waiting_mp(eng, side):
+        n = 0
+        for to in mp_points(eng, uid):
+            if n >= per_unit:
+                break
+            if arrive_refusal(eng, side, uid, to) is None:
+                out.append(Option(action=Action(kind=ARRIVE, side=side, args={"unit": uid, "to": to}),
+                                  label=f"Reinforcement {uid} arrives at {to} (7.0; {eng.state.units[uid].flags.get('arrive_mp') or '27.1'})"))
+                n += 1
+    return out
+
+
+def _register_movement_order() -> None:
+    from core.rules import movement
+
+    movement.movement_action(ARRIVE)(_act_arrive)
+    movement.movement_options(arrive_options)
+
+
 # --------------------------------------------------------------------------- III.1 procedure
 
 
 def waiting(eng: Engine, side: str) -> list[str]:
+    """The units to deploy in III.1 (7.1): waiting in the Available box, not held this GT, with an arrival point
+    of the Reinforcement Phase (those arriving in a Movement Phase wait for it: ``mp_points``)."""
     return sorted(u.id for u in eng.state.units.values() if u.side == side and u.loc == offmap.available(side)
-                  and not u.flags.get("held_gt") == eng.state.gt)
+                  and not u.flags.get("held_gt") == eng.state.gt and reinforcement_phase_points(eng, u.id))
 
 
 def due_withdrawals(eng: Engine) -> list[str]:
@@ -535,13 +778,7 @@ class ReinforcementPhase(Procedure):
         return None
 
     def points(self, eng: Engine, side: str, uid: str) -> list[str]:
-        u = eng.state.units[uid]
-        pts = arrival_points(eng, side, u.flags.get("arrive_to", ""))
-        limit = SHIPPING_LIMIT.get(eng.state.scenario)
-        if limit and side == AXIS and not u.flags.get("free_shipping"):
-            used = int(eng.state.vars.get("shipping_used", {}).get(str(eng.state.gt), 0))
-            if used + shipping_steps(uid, u.steps) > limit:
-                pts = [p for p in pts if p != _hex("C0701")]
+        pts = [p for p in reinforcement_phase_points(eng, uid) if shipping_refusal(eng, side, uid, p) is None]
         if offmap.nrv_exit_blocked(eng, uid) and side == ALLIED and all_counters()[offmap.base_id(uid)].kind == "supply":
             pts = [p for p in pts if p != offmap.NRV]   # AXC-15 c) 2)
         return [p for p in pts if arrival_refusal(eng, side, p) is None]     # R-REINF-ENEMY-HEX
@@ -585,22 +822,13 @@ class ReinforcementPhase(Procedure):
                 if why:
                     raise IllegalAction(why, "7.1")
                 raise IllegalAction(f"{to} is not an arrival point for {uid} now", "7.2; 7.3; 27.1")
-            u = st.units[uid]
-            u.loc = to
-            if SHIPPING_LIMIT.get(st.scenario) and side == AXIS and to == _hex("C0701") and not u.flags.get("free_shipping"):
-                su = st.vars.setdefault("shipping_used", {})
-                su[str(st.gt)] = int(su.get(str(st.gt), 0)) + shipping_steps(uid, u.steps)
-                u.flags = dict(u.flags) | {"convoy_gt": st.gt}   # 27.0 e): on this GT's Axis convoy
-            flags = {k: v for k, v in u.flags.items() if k not in ("arrive_to", "held_gt")}
-            u.flags = flags
-            if entry_supplied(eng, side, to):
-                mark_entry_supplied(eng, uid)                  # 30.2 "in general supply when entering"
-            eng.say(f"{side} deploys {uid} to {to} (7.0)")
+            place_arrival(eng, side, uid, to, "the Reinforcement Phase; 7.0")
             return
         super().apply(eng, frame, action)
 
 
 on_step("III.1", "reinforcement_phase")
+_register_movement_order()
 
 
 # --------------------------------------------------------------------------- IV.10 training (8.5)
@@ -658,4 +886,7 @@ on_step("IV.10", "training")
 
 QUERIES["reinforcements_waiting"] = lambda eng, side=AXIS: waiting(eng, side)
 QUERIES["arrival_points"] = lambda eng, side=AXIS: arrival_points(eng, side)
+#: the reinforcements that may arrive in the current friendly Movement Phase, each with its legal points (27.1, 30.2)
+QUERIES["movement_arrivals"] = lambda eng, side=AXIS: {
+    uid: [p for p in mp_points(eng, uid) if arrive_refusal(eng, side, uid, p) is None] for uid in waiting_mp(eng, side)}
 QUERIES["due_withdrawals"] = lambda eng: due_withdrawals(eng)

@@ -629,14 +629,18 @@ QUERIES["shipping_lanes"] = lambda eng: {k: cargo(eng, k) for k in _nv_read(eng)
 
 
 def convoy_27_cargo(eng: Engine, target_side: str) -> list[str]:
-    """27.0 e) / f): what the replacement strikes hit this GT.  Axis: the units that arrived this GT counting
-    against the 27.1 shipping steps (``flags["convoy_gt"]``, set by the Reinforcement Phase); Allied: the cargo on
-    the Allied Mediterranean lane (20.2.3)."""
+    """27.0 e) / f): what the replacement strikes hit this GT.  Axis: the units on their way to C0701 counting
+    against the 27.1 shipping steps - waiting to arrive in a Movement Phase (27.1 "arrive at hex C0701 during any
+    friendly Movement Phase", ``reinforcements.convoy_waiting``) or arrived this GT (``flags["convoy_gt"]``)
+    (R-27-CONVOY-STRIKES); Allied: the cargo on the Allied Mediterranean lane (20.2.3)."""
+    from core.rules import reinforcements
+
     if target_side == ALLIED:
         return cargo(eng, "AlliedMed")
-    return sorted(u.id for u in eng.state.units.values()
-                  if u.side == AXIS and u.flags.get("convoy_gt") == eng.state.gt and u.loc != offmap.REMOVED
-                  and not u.loc.startswith("box:Destroyed")) + cargo(eng, "Italy") + cargo(eng, "Sicily")
+    arrived = [u.id for u in eng.state.units.values()
+               if u.side == AXIS and u.flags.get("convoy_gt") == eng.state.gt and u.loc != offmap.REMOVED
+               and not u.loc.startswith("box:Destroyed")]
+    return sorted(set(arrived) | set(reinforcements.convoy_waiting(eng, AXIS))) + cargo(eng, "Italy") + cargo(eng, "Sicily")
 
 
 def _special_27(eng: Engine, kind: str):
