@@ -203,19 +203,16 @@ def test_15_7_important_f_and_g_in_the_hex_do_not_shorten_the_fort(gm, helper, s
 
 # --------------------------------------------------------------------------- 15.7 engineers: play path
 def _desert_fox_gt12_builders(with_engineer: bool):
-    """Desert Fox: 31 Gaust (an engineer, 27.1's GT 12 arrivals at C0701, deployed there in III.1) and 27 Brescia leave
+    """Desert Fox: 31 Gaust (an engineer, 27.1's GT 12 arrivals at C0701, arriving there in that Movement Phase) and 27 Brescia leave
     the crowded El Agheila for C0703 in the first Axis Movement Phase of GT 12 (without the engineer, Brescia alone);
     at the next Axis Movement Phase they start there, undisrupted and in general supply (passing play, ``Engine.apply``
     only)."""
     from tests.playpath import Play
 
-    def to_agheila(d):
-        return next((o.action for o in d.options if o.action.kind == "deploy" and o.action.args.get("to") == "C0701"),
-                    None)
-
-    script = {"reinforce": to_agheila}
+    script: dict = {}
     p = Play("desert-fox", seed=1)
     p.to("movement", side=AXIS, gt=12, script=script)
+    p.act("arrive", side=AXIS, unit="IT-31Gaust", to="C0701")       # 27.1 "during any friendly Movement Phase"
     assert p.state.units["IT-31Gaust"].loc == "C0701"
     first = p.state.phase
     p.act("move", side=AXIS, units=["IT-27Brescia"] + (["IT-31Gaust"] if with_engineer else []), path=["C0702", "C0703"])

@@ -52,14 +52,13 @@ def test_16_2_1_desert_fox_300_oasis_reaches_the_oasis_track_only_with_the_optio
 
 def test_27_1_optional_sahara_units_arrive_only_with_the_desert_raider_rules():
     """27.1 "C0701: ... I/Sahara (optional), and II/Sahara (optional)" arrive in GT 11 with 16.0 only."""
-    def deploy(d):
-        return next((o.action for o in d.options if o.action.kind == "deploy"
-                     and o.action.args.get("unit") in SAHARA), None)
-
     on, off = Play("desert-fox", seed=1, optional=RAIDERS), Play("desert-fox", seed=1)
     for p in (on, off):
-        p.to("movement", side="Axis", gt=11, script={"reinforce": deploy})
-    assert {f"Axis deploys {u} to C0701 (7.0)" for u in SAHARA} <= set(on.events())
+        p.to("movement", side="Axis", gt=11)
+    for u in sorted(SAHARA):             # 27.1 "arrive at hex C0701 during any friendly Movement Phase"
+        on.act("arrive", unit=u, to="C0701")
+        assert on.state.units[u].loc == "C0701"
+    assert not SAHARA & set(off.eng.query("movement_arrivals", side="Axis"))
     assert not SAHARA & set(off.state.units) and not any("Sahara" in e for e in off.events())
 
 

@@ -108,11 +108,7 @@ def test_18_1_one_fort_per_msu_play_path_with_the_fort_still_f1():
     (C0602) is refused the same MSU in the same Movement Phase (limit + 1) though the fort is still F1."""
     from tests.playpath import Play
 
-    def to_agheila(d):
-        return next((o.action for o in d.options if o.action.kind == "deploy" and o.action.args.get("to") == "C0701"),
-                    None)
-
-    script = {"reinforce": to_agheila}
+    script: dict = {}
     p = Play("desert-fox", seed=1)
 
     def next_axis_movement():
@@ -121,6 +117,7 @@ def test_18_1_one_fort_per_msu_play_path_with_the_fort_still_f1():
               and (e.state.gt, e.state.phase) != now, script=script)
 
     p.to("movement", side=AXIS, gt=12, script=script)
+    p.act("arrive", side=AXIS, unit="IT-31Gaust", to="C0701")       # 27.1 "during any friendly Movement Phase"
     p.act("move", side=AXIS, units=["IT-27Brescia", "IT-31Gaust", "AX-MSU#1"], path=["C0702", "C0703"])
     p.act("move", side=AXIS, units=["IT-8Ber"], path=["C0702", "C0802"])
     p.act("move", side=AXIS, units=["IT-132Cel"], path=["C0702", "C0602"])

@@ -109,7 +109,7 @@ def test_pass_only_ledger_shows_every_cards_support_on_every_gt_it_applies(sid):
     sc = load(sid)
     off = set(st.vars.get("card_support_off", []))
     level = set(st.vars.get("card_support_level", []))
-    late = sid in reinforcements.SHIPPING_LIMIT       # 27.1 GT-13: Axis card items one GT later
+    late = any(s.kind == "card_arrival_delay" for s in sc.special)      # 27.1 GT-13: Axis card items one GT later
     turns = {t["gt"]: t for t in doc["turns"]}
     checked = 0
     for t in doc["turns"]:
