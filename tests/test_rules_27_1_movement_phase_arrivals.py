@@ -20,7 +20,7 @@ EL_AGHEILA = "C0701"        # S0734 on Map S is C0701 on Map C
 
 
 def _kinds_of(side: str):
-    seen: list[tuple[int, str, str]] = []
+    seen: list[tuple[str, str, str]] = []
 
     def note(d):
         seen.append((d.side, d.kind, d.context.get("unit", "")))

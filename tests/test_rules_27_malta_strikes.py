@@ -12,7 +12,7 @@ import pytest
 from core.decisions import ALLIED, AXIS, Action, IllegalAction
 from core.dice import ScriptedDice
 from core.state import Frame
-from core.rules import offmap, reinforcements, strikes
+from core.rules import offmap, strikes
 from tests.test_events_cards import make, put
 
 
