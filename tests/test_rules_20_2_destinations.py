@@ -102,9 +102,11 @@ def test_20_2_2_sicily_delivers_to_a_map_t_port_the_axis_took_by_play():
     assert shipped >= 5                                         # 29.1: the units in Sicily, and the GT's dump
 
 
-@__import__("pytest").mark.skip(reason="its GT 31 British unit in the Torch East Box was one of 30.2's Eighth Army "
-                                  "(UK-152...), which enter on Map S's east edge in Phase 15 (31.2, R-REINF-DEPLOY), "
-                                  "not in III.1 into a Torch box: the test needs a Torch unit; open, reported")
+@__import__("pytest").mark.skip(reason="its British unit in the Torch East Box was one of 30.2's Eighth Army "
+                                  "(UK-152...), which enter on Map S's east edge ('Units enter at any hex on the east "
+                                  "edge of Map S'; in Phase 15 on GT 31, 31.2), not into a Torch box (7.3 gives those to "
+                                  "ALC-21..24 units); no Torch unit reaches the Torch East Box by GT 32 in this game "
+                                  "(20.2.5 'They may move directly to the Torch East Box' is no order yet): open")
 def test_20_2_6_torch_east_delivers_to_a_map_t_port_the_allies_took_by_play():
     """The Allied twin of the test above, through ``Engine.apply`` from the Tunisian Campaign's set-up (31.0).  Of the
     Allied lanes only the Torch East Box reaches Map T: 20.2.6 "Allied units in the box may land (be placed in port

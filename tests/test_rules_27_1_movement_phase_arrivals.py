@@ -132,3 +132,16 @@ def test_31_2_trail_arrivals_of_gt_31_in_phase_15_tunisian_campaign():
     assert "UK-30Corps" in arrivals and "C0201" in arrivals["UK-30Corps"]        # any hex of the east edge
     p.act("arrive", unit="UK-30Corps", to="C0201")
     assert p.state.units["UK-30Corps"].loc == "C0201"
+
+
+def test_30_2_eighth_army_enters_on_the_east_edge_of_map_s_not_a_torch_box_tunisian_campaign():
+    """30.2 "Units enter at any hex on the east edge of Map S" (31.0 includes it): GT 32's 1 Greek (30.2 "GT 32: ...
+    1 Greek") is offered the edge hexes in III.1, not the Torch or Torch East Box (7.3: those hold "Units arriving
+    as part of ALC-21 through ALC-24")."""
+    p = Play("tunisian-campaign", seed=1)
+    d = p.to("reinforce", side="Allied", gt=32)
+    assert d.context["unit"] == "GR-1Greek"
+    pts = [o.action.args["to"] for o in d.options if o.action.kind == "deploy"]
+    assert "C0201" in pts and all(not x.startswith("box:") for x in pts)
+    exc = p.refuse("deploy", unit="GR-1Greek", to=offmap.TORCH_EAST)
+    assert "7.3" in exc.rule

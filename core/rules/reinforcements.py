@@ -141,6 +141,11 @@ def expand_point(p: str) -> list[str]:
 
 
 def arrival_points(eng: Engine, side: str, item_to: str = "") -> list[str]:
+    """The arrival points (7.2, 7.3, the scenario's) offered to a unit whose schedule item names ``item_to``.  An
+    item that enters on a map edge takes that edge only: 30.2 "Units enter at any hex on the east edge of Map S"
+    (31.0 too: not the Torch boxes, which 7.3 gives to "Units arriving as part of ALC-21 through ALC-24")."""
+    if item_to.startswith("east:"):
+        return expand_point(item_to)
     pts = list(ARRIVAL.get(eng.state.scenario, {}).get(side, [offmap.NRV if side == ALLIED else offmap.ITALY]))
     if item_to and offmap.canon_box(item_to) == offmap.ITALY and side == AXIS and offmap.ITALY not in pts:
         item_to = ""    # 7.2 "Most Axis reinforcements arrive in Italy", but 24.1-27.1 "All units arrive at hex C0701"
