@@ -248,6 +248,13 @@ def _reinforce(player: Any, decision: Decision, engine: "Engine") -> Action:
     deploys = [o.action for o in my_options(decision, player.side) if o.action.kind == "deploy"]
     if not deploys:
         return _first(player, decision, engine)
+    from core.rules import reinforcements
+
+    hold = next((o.action for o in my_options(decision, player.side) if o.action.kind == "hold"), None)
+    if hold is not None and any(not p.startswith("box:") for p in reinforcements.mp_points(engine, uid)):
+        # 27.1 via 32.0: it may also arrive at C0701 in a friendly Movement Phase (arrival_move), not by Italy
+        plan_line(player, f"{uid} waits to arrive at {reinforcements.mp_points(engine, uid)[0]} in a Movement Phase")
+        return hold
     front = enemy_hexes(engine, player.side)
     st = engine.state
     a = min(deploys, key=_arrival_key(engine, player.side, uid))

@@ -522,6 +522,14 @@ def mp_points(eng: Engine, uid: str) -> list[str]:
     return [p for p in pts if sp is not None and p == _hex(str(sp.params.get("at", "")))]
 
 
+def mp_rule(eng: Engine, uid: str) -> str:
+    """The rule that makes ``uid`` arrive in a Movement Phase: its schedule line's, else the scenario's
+    ``movement_phase_arrival`` (27.1)."""
+    u = eng.state.units[uid]
+    sp = _special(eng, "movement_phase_arrival", u.side)
+    return str(u.flags.get("arrive_mp") or (sp.rule if sp is not None else "7.0"))
+
+
 def reinforcement_phase_points(eng: Engine, uid: str) -> list[str]:
     """The arrival points offered to ``uid`` in the Reinforcement Phase (7.0 "received during the Reinforcement
     Phase unless scenario instructions dictate otherwise"): those not kept for a Movement Phase."""
@@ -599,7 +607,7 @@ def arrive_refusal(eng: Engine, side: str, uid: str, to: str) -> tuple[str, str]
     u = st.units.get(uid)
     if u is None or u.side != side or u.loc != offmap.available(side) or not mp_points(eng, uid):
         return f"{uid} is not a {side} reinforcement waiting to arrive in a Movement Phase", "7.0; 7.1"
-    rule = str(u.flags.get("arrive_mp") or "27.1")
+    rule = mp_rule(eng, uid)
     when = u.flags.get("arrive_phase")
     if when and (st.gt, st.phase) < (int(when[0]), int(when[1])):
         return f"{uid} arrives in Phase {int(when[1])} of GT {int(when[0])} ({rule})", rule
@@ -673,8 +681,7 @@ def _act_arrive(eng: Engine, frame: Frame, action: Action) -> None:
     why = arrive_refusal(eng, side, uid, to)
     if why:
         raise IllegalAction(*why)
-    rule = str(eng.state.units[uid].flags.get("arrive_mp") or "27.1")
-    place_arrival(eng, side, uid, to, f"a friendly Movement Phase; {rule}")
+    place_arrival(eng, side, uid, to, f"a friendly Movement Phase; {mp_rule(eng, uid)}")
     rec = eng.state.vars.get(PHASE_ARRIVALS) or {}
     tag = [eng.state.gt, eng.state.phase]
     units = list(rec.get("units", [])) if rec.get("tag") == tag else []
@@ -691,7 +698,7 @@ def arrive_options(eng: Engine, frame: Frame, side: str, per_unit: int = 2) -> l
                 break
             if arrive_refusal(eng, side, uid, to) is None:
                 out.append(Option(action=Action(kind=ARRIVE, side=side, args={"unit": uid, "to": to}),
-                                  label=f"Reinforcement {uid} arrives at {to} (7.0; {eng.state.units[uid].flags.get('arrive_mp') or '27.1'})"))
+                                  label=f"Reinforcement {uid} arrives at {to} (7.0; {mp_rule(eng, uid)})"))
                 n += 1
     return out
 
