@@ -4,20 +4,28 @@ set-up (32.0; MET SW Asia active) through ``Engine.apply``; AXC-13 (Crete Garris
 the MET Greece Track is deactivated", which a passing game never reaches) is put in play by hand at GT 21.
 Caveat: 32.0 applies 27.0, whose "Units noted on any card as arriving on Sicily or Crete are not used in this
 scenario" is not enforced by the scenario data yet (issue 17's scenario flow); the scenarios where AXC-14 b) is real
-(28.0, 33.0) end before GT 24 in a passing game, so this test borrows rommels-war's calendar."""
+(28.0, 33.0) end before GT 24 in a passing game, so this test borrows rommels-war's calendar, kept going past GT 26 by
+AXC-4 (Axis Appeal) for Sdvh 288, which arrives with the GT 27 list (R-CRETE-LEAVE)."""
 
 from __future__ import annotations
 
-from core.decisions import AXIS
+from core.decisions import AXIS, Action, Decision
 from core.rules import events, met, offmap
 from tests.playpath import Play
 
 S287, S288 = "GE-Sdvh287", "GE-Sdvh288"
 
 
+def appeal(d: Decision) -> Action | None:
+    """AXC-4 (Axis Appeal: +1 GT) whenever the Axis may play it: Sdvh 288 arrives with the GT 27 list of AXC-13
+    (R-CRETE-LEAVE), after a passing Rommel's War has ended (GT 26)."""
+    return next((o.action for o in d.options if d.side == AXIS and o.action.kind == "play_card"
+                 and o.action.args.get("card") == "AXC-4"), None)
+
+
 def axis_events(p: Play, gt: int):
     return p.run(lambda eng: eng.state.gt == gt and eng.pending() is not None and eng.pending().kind == "events"
-                 and eng.pending().side == AXIS)
+                 and eng.pending().side == AXIS, script={"events": appeal})
 
 
 def with_crete_garrison() -> Play:
@@ -38,7 +46,7 @@ def arab_drm(p: Play) -> int:
 
 def until_in_crete(p: Play, uid: str) -> int:
     """The first Axis Events Phase with ``uid`` in Crete (AXC-13 b; 27.1 delays card units in this scenario)."""
-    for gt in range(p.state.gt, 30):
+    for gt in range(p.state.gt, 32):
         axis_events(p, gt)
         u = p.state.units.get(uid)
         if u is not None and u.loc == offmap.CRETE:

@@ -8,7 +8,7 @@ from core.decisions import ALLIED, AXIS, IllegalAction
 from core.dice import ScriptedDice
 from core.engine import Engine
 from core.newgame import initial_state
-from core.rules import events, met, offmap
+from core.rules import events, met, offmap, strategic_moves
 from core.scenario import load
 from core.state import UnitState
 
@@ -593,10 +593,10 @@ def test_axc_19_fall_braun_crete_moves_roll():
     eng = make("run-for-tunis", dice=ScriptedDice([6, 6]))
     end = eng.state.end_gt
     eng.state.vars["es_policy"] = "normal"
-    assert events.fall_braun_crete_move(eng, "GE-Sdvh287") is False   # 6 + 0 = 6: short of 7
+    assert strategic_moves.crete_move_check(eng, "GE-FJLehr") is False   # 6 + 0 = 6: short of 7
     assert eng.state.end_gt == end
-    assert events.fall_braun_crete_move(eng, "GE-Sdvh288") is True    # 6 + 1 = 7: the limit lengthens the game
-    assert eng.state.end_gt == end + 1
+    assert strategic_moves.crete_move_check(eng, "GE-Sdvh288") is True  # 6 + 1 = 7: the limit lengthens the game
+    assert eng.state.end_gt == end + 1 and eng.state.cards["AXC-13"]["crete_moved"] == 2   # one count (R-CRETE-LEAVE)
 
 
 def test_axc_20_fall_braun_arrivals_go_to_sicily_after_torch():

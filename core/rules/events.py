@@ -1263,20 +1263,6 @@ card("AXC-18", "AIDA", "event", declared=True, es_on_play=+1, on_play=_aida_play
 
 
 # AXC-19 / AXC-20 Fall Braun
-def fall_braun_crete_move(eng: Engine, uid: str) -> bool:
-    """AXC-19 d): a unit moved from Crete: 1d6 + units already moved; 7+ lengthens the game by one GT."""
-    c = eng.state.cards.get("AXC-19")
-    if not c or c.get("status") != "in_play":
-        raise IllegalAction("AXC-19 Fall Braun is not in play", "23.2 AXC-19")
-    moved = int(c.get("crete_moved", 0))
-    d = eng.roll(1, f"AXC-19: {uid} leaves Crete")[0]
-    c["crete_moved"] = moved + 1
-    if d + moved >= 7:
-        es_shift(eng, "AXC-19", +1, f"unit moved from Crete: {d} + {moved} >= 7 (23.2 AXC-19 d)")
-        return True
-    return False
-
-
 card("AXC-19", "Fall Braun", "reinforcement", discard_after=30, then=("AXC-20",), each_gt=_reinf_each_gt("AXC-19"))
 
 

@@ -8,8 +8,10 @@
   ALC-23 played); one move per unit per Movement Phase.
 * AXC-16 k): units in the Herkules Box not used for the invasion (after it is cancelled) or surviving it (the GT
   after the invasion) are redeployed to Italy or the Fall Braun Box.
-* AXC-13 d), AXC-18 c), AXC-19 c): the Crete garrison's GT 18 units may move to Italy from GT 19 with AXC-18 in
-  play; the GT 27 units to Italy or Sicily from GT 28 with AXC-19 in play; each move from Crete rolls AXC-19 d).
+* 22.3, AXC-13 d), AXC-18 c), AXC-19 c), d) (R-CRETE-LEAVE): the Crete garrison's GT 18 units may move to Italy
+  from GT 19 with AXC-18 in play; the GT 27 units to Italy or Sicily from GT 28 with AXC-19 in play (their airlift
+  to a friendly airfield is ``transport.air_land``, which asks ``crete_airlift_refusal``); every other unit stays;
+  each unit moved from Crete rolls AXC-19 d) (``crete_move_check``).
 * 31.0 a): the Axis has the initiative on Maps L and S on GT 31 (query ``initiative_on``).
 
 Each is a procedure run before the phase's movement (``engine.before_step``) or combat step; it asks nothing
@@ -92,13 +94,74 @@ def _herkules_free(eng: Engine) -> bool:
     return False
 
 
+# AXC-13 d), AXC-18 c), AXC-19 c), d): who may leave Crete, when, how (R-CRETE-LEAVE).  22.3: "Axis ground units
+# arrive on Crete as listed on AXC-13 and must remain there until authorized to leave by the activation of specific
+# Axis event cards"; the only such authorizations are AXC-18 c) (the GT 18 list, to Italy, GT 19 on) and AXC-19 c)
+# (the GT 27 list, to Italy or Sicily or airlifted to a friendly airfield on the hex grid, GT 28 on).
+CRETE_RELEASES = {18: ("AXC-18", 19), 27: ("AXC-19", 28)}     # AXC-13 list -> (card that releases it, first GT)
+CRETE_RULE = {18: "22.3; 23.2 AXC-18 c", 27: "22.3; 23.2 AXC-19 c"}
+
+
 def _garrison_group(eng: Engine, uid: str) -> int | None:
     """The AXC-13 list (18 or 27) a Crete garrison unit belongs to, from the card's data."""
-    for key in (18, 27):
+    for key in CRETE_RELEASES:
         for it in events.card_items(eng, "AXC-13", key):
             if offmap.base_id(uid) == it.get("unit") or uid == it.get("unit"):
                 return key
     return None
+
+
+def crete_refusal(eng: Engine, uid: str) -> str | None:
+    """Why the unit ``uid`` on Crete may not leave it now (22.3; AXC-18 c; AXC-19 c), None when it may.  The
+    authorizing card must have been put in play ("activation", 22.3: in play or since discarded, its "or later"
+    has no end) and the GT reached."""
+    grp = _garrison_group(eng, uid)
+    if grp is None:
+        return (f"{uid} is not one of the GT 18 or GT 27 reinforcements of AXC-13: it must remain on Crete "
+                "(22.3; 23.2 AXC-13 d)")
+    card, first = CRETE_RELEASES[grp]
+    if events.status(eng, card) not in ("in_play", "discarded"):
+        return f"the GT {grp} reinforcements of AXC-13 may leave Crete once {card} is in play ({CRETE_RULE[grp]})"
+    if eng.state.gt < first:
+        return f"the GT {grp} reinforcements of AXC-13 may leave Crete on GT {first} or later ({CRETE_RULE[grp]})"
+    return None
+
+
+def crete_boxes(eng: Engine, uid: str) -> list[str]:
+    """The off-map boxes a Crete garrison unit may move to now: Italy (AXC-18 c), Italy or Sicily (AXC-19 c)."""
+    if crete_refusal(eng, uid) is not None:
+        return []
+    return [offmap.ITALY] if _garrison_group(eng, uid) == 18 else [offmap.ITALY, offmap.SICILY]
+
+
+def crete_airlift_refusal(eng: Engine, uid: str) -> str | None:
+    """13.7 a) lists Crete among the Axis airlift boxes, but 22.3 keeps the garrison there: only the GT 27 list may
+    "be airlifted to any friendly airfield on the hex grid on GT 28 or later" (AXC-19 c).  None when it may."""
+    why = crete_refusal(eng, uid)
+    if why is not None:
+        return why
+    if _garrison_group(eng, uid) != 27:
+        return "the GT 18 reinforcements of AXC-13 may only be moved to Italy, not airlifted (22.3; 23.2 AXC-18 c)"
+    return None
+
+
+def crete_move_check(eng: Engine, uid: str) -> bool:
+    """AXC-19 d), required by AXC-13 d) for every garrison unit moved: "For each unit moved from Crete, the Axis
+    player rolls 1d6. Add one to the DR for each unit already moved. If the modified DR is 7 or more, lengthen the
+    game by one GT."  One count of the units already moved, kept on AXC-13 (it "remains in play throughout", e),
+    whichever card released them; the shift is the releasing card's (R-CRETE-LEAVE).  True if the game lengthens."""
+    c = eng.state.cards.setdefault("AXC-13", {"id": "AXC-13", "status": "in_play"})
+    moved = int(c.get("crete_moved", 0))
+    d = eng.roll(1, f"AXC-13 d): {uid} leaves Crete")[0]
+    c["crete_moved"] = moved + 1
+    card = CRETE_RELEASES.get(_garrison_group(eng, uid) or 0, ("AXC-13", 0))[0]
+    if d + moved >= 7:
+        events.es_shift(eng, card, +1, f"{uid} moved from Crete: {d} + {moved} already moved >= 7 "
+                                       "(23.2 AXC-13 d; AXC-19 d)")
+        return True
+    eng.say(f"{uid} moved from Crete: {d} + {moved} already moved < 7, the game is not lengthened "
+            "(23.2 AXC-13 d; AXC-19 d)")
+    return False
 
 
 def axis_destinations(eng: Engine, uid: str) -> list[str]:
@@ -117,27 +180,8 @@ def axis_destinations(eng: Engine, uid: str) -> list[str]:
         if _herkules_free(eng) and c.kind == "combat":
             out += [offmap.ITALY, offmap.FALL_BRAUN]                 # AXC-16 k)
     elif u.loc == offmap.CRETE:
-        grp = _garrison_group(eng, uid)
-        if grp == 18 and eng.state.gt >= 19 and events.status(eng, "AXC-18") in ("in_play", "discarded"):
-            out.append(offmap.ITALY)                                 # AXC-18 c)
-        if grp == 27 and eng.state.gt >= 28 and events.status(eng, "AXC-19") in ("in_play", "discarded"):
-            out += [offmap.ITALY, offmap.SICILY]                     # AXC-19 c)
+        out += crete_boxes(eng, uid)                                 # AXC-18 c), AXC-19 c)
     return out
-
-
-def crete_move_check(eng: Engine, uid: str) -> bool:
-    """AXC-13 d) / AXC-19 d): each unit moved from Crete rolls 1d6 + units already moved; 7+ lengthens the game
-    by one GT.  With AXC-19 in play its own bookkeeping is used (``events.fall_braun_crete_move``)."""
-    if events.status(eng, "AXC-19") == "in_play":
-        return events.fall_braun_crete_move(eng, uid)
-    c = eng.state.cards.setdefault("AXC-13", {"status": "in_play"})
-    moved = int(c.get("crete_moved", 0))
-    d = eng.roll(1, f"AXC-13 d): {uid} leaves Crete")[0]
-    c["crete_moved"] = moved + 1
-    if d + moved >= 7:
-        events.es_shift(eng, "AXC-13", +1, f"unit moved from Crete: {d} + {moved} >= 7 (23.2 AXC-13 d; AXC-19 d)")
-        return True
-    return False
 
 
 # --------------------------------------------------------------------------- the procedure
@@ -160,7 +204,8 @@ def _rule_of(eng: Engine, uid: str, to: str) -> str:
     if loc == offmap.HERKULES:
         return "23.2 AXC-16 k"
     if loc == offmap.CRETE:
-        return "23.2 AXC-13 d; AXC-18 c; AXC-19 c"
+        grp = _garrison_group(eng, uid)
+        return CRETE_RULE[grp] if grp else "22.3; 23.2 AXC-13 d"
     return "22.5; 23.2 AXC-19 a"
 
 
@@ -180,7 +225,7 @@ class OffmapMoves(Procedure):
                         label=f"{u} to {d} ({_rule_of(eng, u, d)})") for u, d in mv]
         return Decision(side=side, kind="offmap_moves", prompt="Move units between off-map areas (MET tracks, "
                         "Fall Braun, Herkules, Crete) before moving on the map", rule="22.2.1; 22.5",
-                        options=tuple(opts))
+                        options=tuple(opts), free_kinds=("offmap_move",))   # a refusal names its rule (22.3)
 
     def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
         side = eng.phasing_side()
@@ -191,8 +236,10 @@ class OffmapMoves(Procedure):
             return super().apply(eng, frame, action)
         uid, to = str(action.args.get("unit", "")), str(action.args.get("to", ""))
         if uid not in eng.state.units or (uid, to) not in moves(eng, side or ""):
-            raise IllegalAction(f"{uid} may not move to {to} now", _rule_of(eng, uid, to) if uid in eng.state.units
-                                else "22.2.1; 22.5")
+            crete = uid in eng.state.units and eng.state.units[uid].loc == offmap.CRETE and side == AXIS
+            why = crete_refusal(eng, uid) if crete else None
+            raise IllegalAction(why or f"{uid} may not move to {to} now",
+                                _rule_of(eng, uid, to) if uid in eng.state.units else "22.2.1; 22.5")
         u = eng.state.units[uid]
         rule = _rule_of(eng, uid, to)
         src = u.loc

@@ -15,7 +15,8 @@ movement decision (never of the Reaction Phase, 13.7):
   combat units leaving by limited port boxes (20.1 c);
 * ``air_land`` {units, from, to}: 13.7 e) air landing with ATP (``vars["atp"][side]``) from Sicily,
   Italy or Crete (Axis) or the NRV or Torch Box (Allied) to a friendly airfield or city hex; the
-  units may not move afterwards (13.7 c);
+  units may not move afterwards (13.7 c); from Crete only the GT 27 reinforcements of AXC-13, on GT 28 or
+  later with AXC-19 in play, to a friendly airfield, each rolling AXC-19 d) (22.3, R-CRETE-LEAVE);
 * ``move`` with ``enter`` (an off-map box) and/or ``exit`` (an off-map box or ``"withdraw"``): 13.8.
 """
 
@@ -294,6 +295,12 @@ def air_land(eng: Engine, frame: Frame, side: str, args: dict) -> None:
     src, to = units[0].loc, str(args.get("to", ""))
     if src not in AIRLIFT_FROM[side]:
         raise IllegalAction(f"{side} units are airlifted from {', '.join(AIRLIFT_FROM[side])} ({src})", "13.7 a), b)")
+    from core.rules import offmap, strategic_moves
+
+    crete = src == offmap.CRETE
+    for u in units if crete else ():
+        if why := strategic_moves.crete_airlift_refusal(eng, u.id):       # 22.3; AXC-19 c) (R-CRETE-LEAVE)
+            raise IllegalAction(why, "22.3; 23.2 AXC-19 c")
     for u in units:
         c = counter_of(u)
         ok = is_rp(u) or supply_kind(u) == "dump" or (
@@ -313,6 +320,9 @@ def air_land(eng: Engine, frame: Frame, side: str, args: dict) -> None:
         friendly = False
     if not (md.airfield(h) or md.is_city(h)) or not friendly:
         raise IllegalAction(f"units air landed must be placed at a friendly airfield or city hex ({to})", "13.7 e)")
+    if crete and not md.airfield(h):
+        raise IllegalAction(f"the GT 27 reinforcements of AXC-13 are airlifted from Crete to a friendly airfield ({to} "
+                            "has none)", "23.2 AXC-19 c")
     from core.rules import air_missions
 
     if not md.is_city(h) and air_missions.airfield_disrupted(eng, h.label):
@@ -330,6 +340,8 @@ def air_land(eng: Engine, frame: Frame, side: str, args: dict) -> None:
         u.loc = to
         frame.data.setdefault("moved", {})[u.id] = max(movement_allowance(u), 1) * E     # 13.7 c)
     eng.say(f"{need} ATP air land {', '.join(counter_of(u).name for u in units)} from {src} at {to} (13.7 e)")
+    for u in units if crete else ():
+        strategic_moves.crete_move_check(eng, u.id)                        # AXC-13 d); AXC-19 d)
 
 
 # =========================================================================== 13.8 entering / exiting
