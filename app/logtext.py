@@ -255,6 +255,7 @@ SENTENCES: dict[str, Callable[[dict, str], str]] = {
     "convoy_strike_27": lambda a, s: ("strikes the Allied Mediterranean shipping (27.0 f)" if a.get("strike")
                                       else "makes no strike on the Allied Mediterranean shipping (27.0 f)"),
     "crete_raid": _u("raids Crete with the special forces {units} (15.4)"),
+    "crete_raid_victim": _u("has {unit} make the damage check after the raid on Crete (15.4 d)"),
     "sf_sea": _u("sends the special forces {units} by sea to {to} (15.4)"),
     "airdrop": _u("airdrops {unit} on {to} (15.5)"),
     "battle_marker": _u("marks {units} for a {form} battle (14.9.1; 14.9.2)"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.decisions import ALLIED, Action, IllegalAction
+from core.decisions import ALLIED, AXIS, Action, IllegalAction
 from core.engine import Engine
 from core.newgame import initial_state
 from core.rules import naval, special_forces
@@ -432,3 +432,69 @@ def test_15_4_a_landing_the_combat_phase_cannot_offer_is_not_made_play_path():
     assert f"6 Cdo did not make its declared landing on A6201: it stays in {TORCH}, its point of origin (15.4, 20.5)" \
         in p.events(n)
     assert p.state.units["UK-6Cdo"].loc == TORCH and "sf_landing" not in p.state.units["UK-6Cdo"].flags
+
+
+# --------------------------------------------------------------------------- 15.4 d) the raid's victim (R-SF-CRETE)
+# Desert War again, kept going past GT 21: the Axis cancels the Malta invasion on GT 21 (AXC-16 j), which frees X FK
+# and 2 AS from Sicily (AXC-16 a) and brings AIDA (AXC-18), whose c) lets the GT 18 garrison of Crete move to Italy
+# (R-CRETE-LEAVE); every air unit the Axis may deploy to Crete goes there.  On GT 23 three Axis air units are on
+# Crete and one infantry unit (Sdvh 287) garrisons it: the raid the Allies declare there is the first that can pass
+# (+6 for the GT 18 infantry before) and meets more than one air unit.
+
+
+def _cards_to_gt23(d):
+    cards = (("ALC-12", {}), ("AXC-5", {}), ("AXC-16", {"act": "cancel"}), ("AXC-18", {}), ("AXC-4", {}))
+    return next((o.action for c, a in cards for o in d.options if o.action.kind == "play_card"
+                 and o.action.args.get("card") == c and all(o.action.args.get(k) == v for k, v in a.items())), None)
+
+
+@pytest.fixture(scope="module")
+def crete_raid_two_air_units():
+    from tests.playpath import Play
+
+    p = Play("desert-war", seed=1)
+
+    def leave_crete(d):
+        return next((o.action for o in d.options if o.action.kind == "offmap_move"
+                     and p.state.units[o.action.args["unit"]].loc == "box:Crete"), None)
+
+    def to_crete(d):
+        return next((o.action for o in d.options if o.action.kind == "air_deploy"
+                     and o.action.args.get("to") == "box:Crete"), None)
+
+    script = {"reinforce": _to_nrv, "events": _cards_to_gt23, "air_deploy": to_crete, "offmap_moves": leave_crete}
+    p.run(lambda e: (d := e.pending()) is not None and d.kind == "crete_raid" and len(d.context["air"]) > 1
+          and d.context["garrison"] <= 1, script=script, limit=100000)
+    return p
+
+
+def test_15_4_d_the_axis_player_chooses_which_air_unit_on_crete_makes_the_damage_check_play_path(
+        crete_raid_two_air_units):
+    """15.4 d) "one Axis air unit deployed on Crete must conduct a damage check (19.3)" names no chooser; the owner
+    chooses its own unit, as 19.9.1 has the targeted player select the first loss of a strike and 19.6 the owning
+    player the interdicting air unit (R-SF-CRETE).  The Axis is asked only after a raider passes, and picks here the
+    last by id (the former engine always took the first)."""
+    from core.ai import admin
+    from core.dice import ScriptedDice
+
+    p = crete_raid_two_air_units
+    d = p.pending
+    assert (p.state.gt, p.eng.step.key, d.side) == (23, "II.3", ALLIED)
+    air = d.context["air"]
+    assert air == ["GE-XFK", "IT-2AS", "IT-Libya"] and d.context["garrison"] == 1
+    p.eng = p.eng.fork(ScriptedDice([1, 6, 6]))          # 1 + morale 1 + 1 = 3: passes; 6 + 6: two GTs on the TRT
+    p.act("crete_raid", units=["UK-1Cdo"])
+    v = p.pending
+    assert v.kind == "crete_raid_victim" and v.side == AXIS and "15.4" in v.rule
+    assert [o.action.args["unit"] for o in v.options] == air and p.state.units["UK-1Cdo"].loc == "box:CreteHolding"
+    assert p.refuse("crete_raid_victim", side=ALLIED, unit="IT-Libya").rule == v.rule      # the Axis player's choice
+    assert p.refuse("crete_raid_victim", unit="GE-Sdvh287").rule == v.rule                 # not an air unit
+    ai = admin.choose(type("P", (), {"side": AXIS, "plan": ""})(), v, p.eng)               # the computer opponent
+    assert ai.kind == "crete_raid_victim" and ai.args["unit"] in air
+    n = len(p.eng.log)
+    p.act("crete_raid_victim", unit="IT-Libya")
+    assert p.state.units["IT-Libya"].loc == f"track:TRT:{p.state.gt + 2}"                   # 19.3: 11 or more
+    assert p.state.units["GE-XFK"].loc == p.state.units["IT-2AS"].loc == "box:Crete"
+    assert p.state.units["UK-1Cdo"].loc == "box:NRV"
+    assert any("IT-Libya on Crete makes a damage check" in e for e in p.events(since=n))
+    assert p.pending is None or p.pending.kind != "crete_raid_victim"

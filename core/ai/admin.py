@@ -568,6 +568,7 @@ HANDLERS: dict[str, Handler] = {
     "met_combat": _met_combat,
     "offmap_moves": _offmap_moves,
     "crete_raid": admin_cards.choose_crete_raid,
+    "crete_raid_victim": admin_cards.choose_crete_raid_victim,
     "training_ops": _pass,
     "step": _pass,
 }

@@ -11,7 +11,8 @@ taken, and a free-form action (12.7 emergency supply) is tried on a fork first.
   least half the time, cancel it when they cannot succeed); 23.1 ALC-28 Soft Underbelly (withdraw the spare units,
   far from every enemy and on no objective, for refit points); every other declared event that is offered.
 * 15.4 Allied raids on Crete (:func:`choose_crete_raid`): raid with the special forces waiting in the NRV when an
-  Axis air unit is on Crete and each raider passes its morale check on at least half the rolls.
+  Axis air unit is on Crete and each raider passes its morale check on at least half the rolls; the Axis answers a
+  raider that passed with its least valuable air unit there (:func:`choose_crete_raid_victim`, R-SF-CRETE).
 * 12.7 emergency supply (:func:`emergency_supply_move`): at the start of the Movement Phase, a dump is expended for
   the most valuable isolated combat unit stacked with it (12.5: attrition), or a motorized one out of general
   supply (12.5 a: its MA is halved).
@@ -193,6 +194,24 @@ def choose_crete_raid(player: Any, decision: Decision, engine: "Engine") -> Acti
     units = pick.action.args["units"]
     plan_line(player, f"raiding Crete with {', '.join(unit_name(u) for u in units)}: "
                       f"{unit_name(air[0])} there must pass a damage check on each success (15.4 d)")
+    return pick.action
+
+
+def air_worth(uid: str) -> float:
+    """A rough worth of an air unit: its ground support and bombardment factors, naval capability, long range."""
+    c = counter_of(uid)
+    return c.gs + c.bomb + (1 if c.naval else 0) + (1 if c.range == "L" else 0)
+
+
+def choose_crete_raid_victim(player: Any, decision: Decision, engine: "Engine") -> Action:
+    """15.4 d) (R-SF-CRETE): the Axis puts the raid's damage check on its least valuable air unit on Crete
+    (:func:`air_worth`; a damaged unit spends one or two GTs on the TRT, 19.3)."""
+    opts = [o for o in my_options(decision, player.side) if o.action.kind == "crete_raid_victim"]
+    if not opts:
+        return pass_action(decision, player.side)
+    pick = min(opts, key=lambda o: (air_worth(str(o.action.args["unit"])), str(o.action.args["unit"])))
+    plan_line(player, f"{unit_name(pick.action.args['unit'])}, the least needed air unit on Crete, takes the raid's "
+                      "damage check (15.4 d)")
     return pick.action
 
 

@@ -293,37 +293,64 @@ def crete_air(eng: Engine) -> list[str]:
     return sorted(u.id for u in eng.state.units.values() if u.side == AXIS and u.loc == offmap.CRETE and air.is_air(u.id))
 
 
-def raid(eng: Engine, units: list[str]) -> None:
-    """a)-d): each raiding SF unit makes a morale check (+1 per Axis infantry unit on Crete); failed: 1d6, a 1 puts
-    it in the Allied Refit Box, else it returns to the NRV Box; passed: one Axis air unit deployed on Crete makes a
-    damage check (19.3) and the raider returns to the NRV Box (R-SF-CRETE)."""
-    from core.rules import air, status
+VICTIM_KIND = "crete_raid_victim"
 
-    st = eng.state
-    for uid in units:
-        st.units[uid].loc = CRETE_HOLDING
-    eng.say(f"Allied raid on Crete: {', '.join(units)} move to the Crete Holding Box ({RAID_RULE})")
-    drm = crete_garrison(eng)
-    for uid in units:
+
+def _damage(eng: Engine, raider: str, target: str) -> None:
+    """d) "one Axis air unit deployed on Crete must conduct a damage check (19.3)"; the raider, its raid over, returns
+    to the NRV Box (R-SF-CRETE)."""
+    from core.rules import air
+
+    result = air.mission_damage(eng, target)
+    eng.say(f"{target} on Crete makes a damage check after the raid: {result} (19.3; {RAID_RULE} d)")
+    eng.state.units[raider].loc = offmap.NRV
+
+
+def resolve_raiders(eng: Engine, frame: Frame) -> None:
+    """a)-d) for the raiders still queued in ``frame.data["queue"]``, in turn: a morale check (+1 per Axis infantry
+    unit on Crete, b); failed: 1d6, a 1 puts it in the Allied Refit Box, else it returns to the NRV Box (c); passed:
+    one Axis air unit deployed on Crete makes a damage check (d) — chosen by the Axis player when there is more than
+    one (R-SF-CRETE): the queue stops at ``frame.data["victim_for"]`` until the Axis answers."""
+    from core.rules import status
+
+    st, q, drm = eng.state, frame.data["queue"], int(frame.data["drm"])
+    while q and not frame.data.get("victim_for"):
+        uid = q[0]
         if status.morale_check(eng, uid, drm, why=f"raid on Crete, +{drm} for the Axis infantry garrison"):
             targets = crete_air(eng)
+            if len(targets) > 1:
+                frame.data["victim_for"] = uid        # the Axis player chooses (decide)
+                return
             if targets:
-                result = air.mission_damage(eng, targets[0])
-                eng.say(f"{targets[0]} on Crete makes a damage check after the raid: {result} (19.3; {RAID_RULE} d)")
-            st.units[uid].loc = offmap.NRV
-            continue
-        die = eng.roll(1, f"{uid} failed raid on Crete")[0]
-        st.units[uid].loc = offmap.refit(ALLIED) if die == 1 else offmap.NRV
-        eng.say(f"{uid} fails and rolls {die}: placed in {st.units[uid].loc} ({RAID_RULE} c)")
+                _damage(eng, uid, targets[0])
+            else:
+                st.units[uid].loc = offmap.NRV
+        else:
+            die = eng.roll(1, f"{uid} failed raid on Crete")[0]
+            st.units[uid].loc = offmap.refit(ALLIED) if die == 1 else offmap.NRV
+            eng.say(f"{uid} fails and rolls {die}: placed in {st.units[uid].loc} ({RAID_RULE} c)")
+        q.pop(0)
+    if not q:
+        frame.data["done"] = True
 
 
 class CreteRaid(Procedure):
     """4.1 II, after both players have deployed air units (II.2) and before air superiority (II.3): "the Allied
-    player may declare a raid on Crete" with SF in the NRV or a port of Maps W and C."""
+    player may declare a raid on Crete" with SF in the NRV or a port of Maps W and C; then, for each raider that
+    passes its morale check with two or more Axis air units on Crete, the Axis player's choice of the one that makes
+    the damage check (15.4 d, R-SF-CRETE)."""
 
     def decide(self, eng: Engine, frame: Frame) -> Decision | None:
         if frame.data.get("done") or not offmap.crete_in_play(eng):
             return None                 # 22.3: "Crete ... is out of play until the MET Greece Track is deactivated"
+        if raider := frame.data.get("victim_for"):
+            air_units = crete_air(eng)
+            return Decision(side=AXIS, kind="crete_raid_victim", rule=f"{RAID_RULE} d); R-SF-CRETE",
+                            prompt=f"{raider} has passed its morale check on Crete: which Axis air unit deployed on "
+                                   "Crete makes the damage check (19.3)?",
+                            options=tuple(Option(action=Action(kind=VICTIM_KIND, side=AXIS, args={"unit": t}),
+                                                 label=f"{t} makes the damage check (15.4 d)") for t in air_units),
+                            context={"raider": raider, "air": air_units})
         units = raiders(eng)
         if not units:
             return None
@@ -338,6 +365,9 @@ class CreteRaid(Procedure):
                         context={"raiders": units, "garrison": crete_garrison(eng), "air": crete_air(eng)})
 
     def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
+        if frame.data.get("victim_for"):
+            self._victim(eng, frame, action)
+            return
         if action.kind == "done":
             frame.data["done"] = True
             return
@@ -349,8 +379,22 @@ class CreteRaid(Procedure):
         units = [str(u) for u in action.args.get("units") or []]
         if not units or any(u not in ok for u in units) or len(set(units)) != len(units):
             raise IllegalAction("raiders are Allied SF units in the NRV or a port hex of Maps W and C", RAID_RULE)
-        raid(eng, units)
-        frame.data["done"] = True
+        for uid in units:
+            eng.state.units[uid].loc = CRETE_HOLDING
+        eng.say(f"Allied raid on Crete: {', '.join(units)} move to the Crete Holding Box ({RAID_RULE})")
+        frame.data.update(queue=list(units), drm=crete_garrison(eng))
+        resolve_raiders(eng, frame)
+
+    def _victim(self, eng: Engine, frame: Frame, action: Action) -> None:
+        """d): the Axis player's choice of the air unit that makes the damage check (R-SF-CRETE)."""
+        target = str(action.args.get("unit", ""))
+        if action.kind != VICTIM_KIND or target not in crete_air(eng):
+            raise IllegalAction(f"choose one Axis air unit deployed on Crete for the damage check ({target or action.kind} "
+                                f"is not one: {', '.join(crete_air(eng))})", f"{RAID_RULE} d)")
+        raider = str(frame.data.pop("victim_for"))
+        _damage(eng, raider, target)
+        frame.data["queue"].pop(0)
+        resolve_raiders(eng, frame)
 
 
 procedure("crete_raid")(CreteRaid)
