@@ -28,16 +28,12 @@ from core.engine import TRT_LAST_GT, Engine
 from core.rules import combat, events, offmap, strategic_moves
 from core.state import UnitState
 from tests.playpath import Play
+from tests.test_cards_axc19_fall_braun_play import play
 
 AXIS_CARDS = (("AXC-5", {}), ("AXC-10", {}), ("AXC-16", {"act": "cancel"}), ("AXC-18", {}), ("AXC-4", {}))
 GT18 = ("GE-125", "GE-KG125", "GE-382", "GE-KG382", "GE-433", "GE-KG433", "GE-164Aufkl", "GE-220Art")
 GT27 = ("GE-FJLehr", "GE-Hecker", "GE-Sdvh288")
 SDVH_287 = "GE-Sdvh287"                                   # GT 22 list: in neither released list
-
-
-def play(d: Decision, card: str, **args) -> Action | None:
-    return next((o.action for o in d.options if o.action.kind == "play_card" and o.action.args.get("card") == card
-                 and all(o.action.args.get(k) == v for k, v in args.items())), None)
 
 
 def card_plays(d: Decision) -> Action | None:
