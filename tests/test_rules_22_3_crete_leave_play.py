@@ -25,7 +25,7 @@ import pytest
 from core.decisions import AXIS, Action, Decision
 from core.dice import ScriptedDice
 from core.engine import TRT_LAST_GT, Engine
-from core.rules import combat, events, offmap, strategic_moves
+from core.rules import airdrop, combat, events, offmap, strategic_moves
 from core.state import UnitState
 from tests.playpath import Play
 from tests.test_cards_axc19_fall_braun_play import play
@@ -107,6 +107,8 @@ def test_22_3_axc_18_c_axc_19_c_d_play_path_north_african_campaign_who_leaves_cr
     airfield = next(a for a in combat.friendly_airfields(p.state, AXIS) if a[0] in "CW")
     why = p.refuse("air_land", units=["GE-FJLehr"], to=airfield)
     assert why.rule == "22.3; 23.2 AXC-19 c" and "GT 28 or later" in str(why)
+    why = p.refuse(airdrop.DROP, unit="GE-FJLehr", to=airfield)            # an airborne drop is an airlift too
+    assert why.rule == "22.3; 23.2 AXC-19 c" and "GT 28 or later" in str(why)
 
     # GT 28: Italy or Sicily, or an airlift to a friendly airfield, each rolling AXC-19 d) on the same count
     d = offmap_moves_at(p, 28)
@@ -160,3 +162,22 @@ def test_axc_19_d_each_unit_already_moved_adds_one_the_limit_7_lengthens():
     assert eng.state.end_gt == end
     assert strategic_moves.crete_move_check(eng, "GE-Sdvh288") is True     # 5 + 2 = 7: the limit
     assert eng.state.end_gt == end + 1
+
+
+@pytest.mark.parametrize("gt, allowed", [(27, False), (28, True)])
+def test_axc_19_c_gt27_airborne_unit_drops_from_crete_only_from_gt_28_and_only_on_a_friendly_airfield(gt, allowed):
+    """13.7: ATP "may conduct airborne drops (15.5) or air landings": an airdrop from Crete is an airlift, which AXC-19 c)
+    allows the GT 27 list from GT 28 "to any friendly airfield on the hex grid" (R-CRETE-LEAVE)."""
+    from core.state import Frame
+
+    eng = _crete_position(gt)
+    eng.state.cards.setdefault("AXC-19", {"id": "AXC-19"})["status"] = "in_play"
+    frame = Frame(proc="movement", data={})
+    eng.state.vars["atp"] = {AXIS: 2}
+    assert (airdrop.start_refusal(eng, frame, AXIS, "GE-FJLehr") is None) == allowed
+    fields = [f for f in combat.friendly_airfields(eng.state, AXIS) if airdrop.drop_terrain_refusal(eng, AXIS, f) is None]
+    open_desert = next(h for h in airdrop._drop_terrain_hexes() if h[0] == fields[0][0] and h not in fields
+                       and airdrop.drop_terrain_refusal(eng, AXIS, h) is None)
+    assert any(airdrop.airdrop_refusal(eng, frame, AXIS, "GE-FJLehr", f) is None for f in fields) == allowed
+    why = airdrop.airdrop_refusal(eng, frame, AXIS, "GE-FJLehr", open_desert)  # no airfield there
+    assert why is not None and "22.3" in why

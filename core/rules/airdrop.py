@@ -2,7 +2,8 @@
 
 ``airdrop`` {unit, to}: an airborne drop capable unit (15.5 Important; all SF, 15.4; ``airdrop_capable``) that
 starts the Movement Phase "in an off-map box listed in 13.7" (``transport.AIRLIFT_FROM``: Sicily, Italy, Crete;
-NRV, Torch) "or in an on-map friendly city or airfield hex" is airlifted by ATP (13.7 d: one unit of one or two
+NRV, Torch; from Crete only AXC-13's GT 27 list from GT 28 on, onto a friendly airfield, 22.3 and AXC-19 c,
+R-CRETE-LEAVE) "or in an on-map friendly city or airfield hex" is airlifted by ATP (13.7 d: one unit of one or two
 steps per ATP; 15.10: two ATP per divisional step; ``vars["atp"][side]``, 19.7) to "any clear, desert or rough hex"
 (Airborne Drop Chart ``terrain_allowed``) "within range (13.7)" from an off-map box (13.7 a, b: "to the hex
 grid", no other range: any hex of the map, R-AIRDROP) or "on the same or an adjacent map" from an on-map
@@ -182,6 +183,9 @@ def start_refusal(eng: Engine, frame: Frame, side: str, uid: str) -> str | None:
         return f"{uid} is not airborne drop capable (15.5 Important: the listed airborne units and all SF)"
     if uid in frame.data.get("moved", {}) or u.flags.get("battle"):
         return f"{uid} has moved this phase: a dropping unit starts the Movement Phase where it drops from"
+    if u.loc == offmap.CRETE:
+        from core.rules import strategic_moves
+        return strategic_moves.crete_airlift_refusal(eng, uid)       # 22.3; AXC-19 c) (R-CRETE-LEAVE)
     if u.loc in transport.AIRLIFT_FROM[side] or _friendly_field(eng, side, u.loc):
         return None
     return (f"{uid} is in {u.loc}: units making an airdrop start the Movement Phase in "
@@ -205,6 +209,10 @@ def airdrop_refusal(eng: Engine, frame: Frame, side: str, uid: str, to: str) -> 
         dest = _hex_label(to)[:1]
         if dest != src[:1] and dest not in MAP_ADJ.get(src[:1], ""):
             return f"from {src} a drop reaches Map {src[:1]} or an adjacent map ({', '.join(MAP_ADJ.get(src[:1], ''))})"
+    if src == offmap.CRETE and not (_hex_label(to) and _friendly_field(eng, side, _hex_label(to))
+                                    and _md().airfield(Hex.parse(to))):
+        return (f"the GT 27 reinforcements of AXC-13 are airlifted from Crete to a friendly airfield on the hex grid "
+                f"({to} is none) (22.3; 23.2 AXC-19 c)")
     why = drop_terrain_refusal(eng, side, to)
     if why:
         return why
@@ -220,8 +228,12 @@ def act_airdrop(eng: Engine, frame: Frame, action: Action) -> None:
     uid, to = str(action.args.get("unit", "")), str(action.args.get("to", ""))
     why = airdrop_refusal(eng, frame, side, uid, to)
     if why:
-        raise IllegalAction(why, "15.5")
+        raise IllegalAction(why, "22.3; 23.2 AXC-19 c" if "22.3" in why else "15.5")
+    crete = eng.state.units[uid].loc == offmap.CRETE
     drop(eng, frame, side, uid, to, "15.5; 13.7 d")
+    if crete:
+        from core.rules import strategic_moves
+        strategic_moves.crete_move_check(eng, uid)                    # AXC-13 d); AXC-19 d)
 
 
 @functools.lru_cache(maxsize=1)
