@@ -114,8 +114,9 @@ MUTANTS: tuple[Mutant, ...] = (
     # --- 23.0 cards
     Mutant("australian-cf-37", "core/rules/events.py", "AUSTRALIAN_CF_MIN = 36", "AUSTRALIAN_CF_MIN = 37",
            "23.1 ALC-18 b): 36 CF of Australian units", (B,)),
-    Mutant("fall-braun-crete-gt", "core/rules/events.py", "if d + moved >= 7:", "if d + moved > 7:",
-           "23.2 AXC-19 d): 7+ lengthens the game", ("tests/test_events_cards.py",)),
+    Mutant("fall-braun-crete-gt", "core/rules/strategic_moves.py", "if d + moved >= 7:", "if d + moved > 7:",
+           "23.2 AXC-19 d): 7+ lengthens the game", ("tests/test_events_cards.py",
+                                                     "tests/test_rules_22_3_crete_leave_play.py")),
     Mutant("alc26-sa-steps-14", "core/rules/events.py", "if sa_steps < 10:", "if sa_steps < 14:",
            "23.1 ALC-26 b): fewer than 10 South African steps withdrawn shortens the game", (ALC26,)),
     Mutant("alc26-a-no-shift", "core/rules/events.py", 'es_shift(eng, "ALC-26", -1, "CW withdrawal not complete',
