@@ -62,23 +62,25 @@ def shipment_boxes(units: list) -> int:
     return naval.cargo_boxes(units)
 
 
-def check_and_record(eng: Engine, side: str, units: list, src: str, to: str) -> None:
+def check_and_record(eng: Engine, side: str, units: list, src: str, to: str, out: bool = True) -> None:
     """Called by ``transport.coastal_ship`` after its own checks, before the units move: refuse a shipment the
     port boxes cannot carry this impulse (20.1: leaving ``src`` and entering ``to``; limited boxes carry
     non-motorised units in or out and dumps in only; ``to`` the Refit Box: motorised units leaving by limited
-    boxes, 20.1 c), use the boxes (``naval.use_boxes``) and record the cargo on the phase's coastal lane (19.9.2)."""
+    boxes, 20.1 c), use the boxes (``naval.use_boxes``) and record the cargo on the phase's coastal lane (19.9.2).
+    ``out`` False: ``src`` is off the maps in play (27.1 c from Tripoli in 27.0) and no box of it is used."""
     if to == offmap.refit(side):
         got = naval.plan_boxes(eng, src, units, "out", boxes="lim")
         if isinstance(got, str):
             raise IllegalAction(got, "20.1; 20.3")
         naval.use_boxes(eng, src, units, "out", boxes="lim")
         return
-    out_ = naval.plan_boxes(eng, src, units, "out")
+    out_ = naval.plan_boxes(eng, src, units, "out") if out else None
     in_ = naval.plan_boxes(eng, to, units, "in")
     for got in (out_, in_):
         if isinstance(got, str):
             raise IllegalAction(f"coastal shipping from {src} to {to}: {got}", "20.1; 20.3")
-    naval.use_boxes(eng, src, units, "out")
+    if out:
+        naval.use_boxes(eng, src, units, "out")
     naval.use_boxes(eng, to, units, "in")
     rec = _rec(eng)
     rec["shipped"].setdefault(side, []).extend([u.id, src, to] for u in units)

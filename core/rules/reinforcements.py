@@ -601,8 +601,113 @@ def per_phase_refusal(eng: Engine, side: str, uid: str, to: str) -> str | None:
     return None
 
 
-def arrive_refusal(eng: Engine, side: str, uid: str, to: str) -> tuple[str, str] | None:
-    """Why waiting unit ``uid`` may not arrive at ``to`` in this friendly Movement Phase (reason, rule), or None."""
+# --------------------------------------------------------------------------- 27.1 c) coastal shipping and air lift
+
+#: ``arrive`` args ``by``: 27.1 c) "one dump or two steps of combat units may arrive using coastal shipping (20.3).
+#: Additionally if the Axis side plays an AXC-4 (Axis Appeal) the Axis may use air lift (13.7)."
+BY_COASTAL, BY_AIRLIFT = "coastal", "airlift"
+
+
+def entry_methods(eng: Engine, side: str):
+    """The scenario's ``reinforcement_entry`` special (27.1 c): ``at`` the port the coastal shipment leaves from,
+    ``coastal_dumps`` / ``coastal_steps`` its allowance per friendly Movement Phase, ``airlift_card`` the card whose
+    play opens the air lift; None where the scenario has none."""
+    return _special(eng, "reinforcement_entry", side)
+
+
+def phase_coastal_arrivals(eng: Engine) -> list[str]:
+    """The units that arrived using coastal shipping (27.1 c) in the current Movement Phase."""
+    rec = eng.state.vars.get(PHASE_ARRIVALS) or {}
+    return list(rec.get("coastal", [])) if rec.get("tag") == [eng.state.gt, eng.state.phase] else []
+
+
+def _coastal_share(eng: Engine, uid: str, dumps: int, steps: int) -> int | None:
+    """A unit's share of the 27.1 c) allowance in units of 1 / (dumps * steps): a dump ``steps``, each step of a
+    combat unit ``dumps``; None for any other unit (an MSU, RP: "one dump or two steps of combat units")."""
+    from core.rules.status import is_combat
+
+    u = eng.state.units[uid]
+    if _supply_kind(uid) == "dump":
+        return steps
+    return int(u.steps) * dumps if is_combat(u) else None
+
+
+def coastal_arrival_refusal(eng: Engine, side: str, uid: str) -> str | None:
+    """27.1 c) "one dump or two steps of combat units may arrive using coastal shipping (20.3)", counted per friendly
+    Movement Phase like b) (R-REINF-DEPLOY): one dump fills the allowance, one combat step half of it."""
+    sp = entry_methods(eng, side)
+    dumps, steps = int(sp.params["coastal_dumps"]), int(sp.params["coastal_steps"])
+    need = _coastal_share(eng, uid, dumps, steps)
+    if need is None:
+        return f"only one dump or two steps of combat units may arrive using coastal shipping, not {uid} ({sp.rule})"
+    done = phase_coastal_arrivals(eng)
+    used = sum(_coastal_share(eng, x, dumps, steps) or 0 for x in done if x in eng.state.units)
+    if used + need > dumps * steps:
+        return (f"{', '.join(done) or 'nothing'} arrived using coastal shipping in this Movement Phase; {uid} would "
+                f"exceed one dump or two steps of combat units ({sp.rule})")
+    return None
+
+
+def method_refusal(eng: Engine, side: str, uid: str, by: str) -> tuple[str, str] | None:
+    """27.1 c): whether waiting unit ``uid`` may arrive ``by`` coastal shipping or air lift (the checks of the
+    shipment and landing themselves are 20.3's and 13.7's, made by ``transport`` when it is carried out)."""
+    sp = entry_methods(eng, side)
+    if by not in (BY_COASTAL, BY_AIRLIFT):
+        return f"a reinforcement arrives by {BY_COASTAL!r} or {BY_AIRLIFT!r} shipping, not {by!r}", "27.1 c"
+    if sp is None or side != AXIS:
+        return f"no scenario instruction lets {side} reinforcements arrive by {by} here", "7.0; 27.1 c"
+    hub = _hex(str(sp.params.get("at", "")))
+    if hub not in mp_points(eng, uid):
+        return f"{uid} does not arrive at {hub}: 27.1 c) is an exception to that arrival only", sp.rule
+    if by == BY_COASTAL:
+        why = coastal_arrival_refusal(eng, side, uid)
+        return (why, sp.rule) if why else None
+    card = str(sp.params.get("airlift_card", ""))
+    from core.rules import events
+
+    if not card or not events.played(eng, card):
+        why = f"the Axis may use air lift for its reinforcements only once it plays {card or 'AXC-4'} (Axis Appeal)"
+        return why, sp.rule
+    return None
+
+
+def _arrive_by(eng: Engine, frame: Frame, side: str, uid: str, to: str, by: str) -> None:
+    """27.1 c): the unit arrives outside the shipping steps of a) and b).  Coastal shipping (20.3 "from one port in
+    North Africa to another port in North Africa"): it ships from Tripoli (``coastal_from``, L2817, where the Axis
+    reinforcements come ashore and march to C0701; 25.0 "ship ... per GT to Tripoli", 31.0 b) to another Axis
+    controlled port of the maps in play (20.3.1) by ``transport.coastal_ship`` (port boxes, 20.1; strikes in
+    transit, 19.9.2) and lands in the next friendly Movement Phase (20.1).  Air lift: from
+    Italy (13.7 a) to a friendly airfield or city hex with ATP (13.7 e), by ``transport.air_land``; it may not
+    move after (13.7 c)."""
+    from core.rules import transport
+
+    u = eng.state.units[uid]
+    u.flags = {k: v for k, v in u.flags.items() if k not in ("arrive_to", "held_gt", "arrive_mp", "arrive_phase")}
+    rule = entry_methods(eng, side).rule
+    if by == BY_COASTAL:
+        src = _hex(str(entry_methods(eng, side).params["coastal_from"]))
+        if to == src or to.startswith("box:"):
+            raise IllegalAction(f"coastal shipping from {src} goes to another port in North Africa ({to})",
+                                f"20.3; {rule}")
+        if offmap.map_refusal(eng.state, to):
+            raise IllegalAction(offmap.map_refusal(eng.state, to), f"20.3.1; {rule}")
+        on_map = offmap.map_refusal(eng.state, src) is None
+        u.loc = src if on_map else offmap.available(side)
+        eng.say(f"{side}: {uid} arrives using coastal shipping from {src}, outside the shipping steps ({rule})")
+        transport.coastal_ship(eng, frame, side, {"units": [uid], "to": to}, arriving_from=src)
+        rec = eng.state.vars.get(PHASE_ARRIVALS) or {}
+        tag = [eng.state.gt, eng.state.phase]
+        fresh = {"tag": tag, "units": []} if rec.get("tag") != tag else dict(rec)
+        eng.state.vars[PHASE_ARRIVALS] = fresh | {"coastal": phase_coastal_arrivals(eng) + [uid]}
+        return
+    u.loc = offmap.ITALY
+    eng.say(f"{side}: {uid} arrives by air lift from Italy, outside the shipping steps ({rule})")
+    transport.air_land(eng, frame, side, {"units": [uid], "to": to})
+
+
+def arrive_refusal(eng: Engine, side: str, uid: str, to: str, by: str = "") -> tuple[str, str] | None:
+    """Why waiting unit ``uid`` may not arrive at ``to`` in this friendly Movement Phase (reason, rule), or None;
+    ``by`` coastal shipping or air lift (27.1 c: ``method_refusal``)."""
     st = eng.state
     u = st.units.get(uid)
     if u is None or u.side != side or u.loc != offmap.available(side) or not mp_points(eng, uid):
@@ -611,6 +716,8 @@ def arrive_refusal(eng: Engine, side: str, uid: str, to: str) -> tuple[str, str]
     when = u.flags.get("arrive_phase")
     if when and (st.gt, st.phase) < (int(when[0]), int(when[1])):
         return f"{uid} arrives in Phase {int(when[1])} of GT {int(when[0])} ({rule})", rule
+    if by:
+        return method_refusal(eng, side, uid, by)
     if to not in mp_points(eng, uid):
         return f"{to} is not an arrival point of {uid} ({', '.join(mp_points(eng, uid)[:3])}...)", f"7.2; 7.3; {rule}"
     why = arrival_refusal(eng, side, to)
@@ -678,9 +785,13 @@ def _act_arrive(eng: Engine, frame: Frame, action: Action) -> None:
     side = frame.data.get("side", action.side)
     uid, to = str(action.args.get("unit", "")), offmap.canon_box(str(action.args.get("to", "")))
     to = _hex(to)
-    why = arrive_refusal(eng, side, uid, to)
+    by = str(action.args.get("by", "") or "")
+    why = arrive_refusal(eng, side, uid, to, by)
     if why:
         raise IllegalAction(*why)
+    if by:
+        _arrive_by(eng, frame, side, uid, to, by)          # 27.1 c)
+        return
     place_arrival(eng, side, uid, to, f"a friendly Movement Phase; {mp_rule(eng, uid)}")
     rec = eng.state.vars.get(PHASE_ARRIVALS) or {}
     tag = [eng.state.gt, eng.state.phase]

@@ -214,21 +214,24 @@ def _port_ok(st: GameState, side: str, lab: str) -> bool:
     return h in tec.current_map().ports and supply.port_controlled(st, side, h)
 
 
-def coastal_ship(eng: Engine, frame: Frame, side: str, args: dict) -> None:
+def coastal_ship(eng: Engine, frame: Frame, side: str, args: dict, arriving_from: str = "") -> None:
     """20.3 for a moving unit: from a friendly port to a friendly port on Maps L, S, C and W, using its
     entire MA (half to embark, half to land); the units wait in the receiving port's boxes
     (``box:PortBoxes:<hex>``, ``flags["port_box"]["how"] == "coastal"``) and land in the next friendly Movement
     Phase (20.1; ``naval.land_from_port_boxes``, R-COASTAL-LAND).  Allied units also enter and leave the NRV
     Box this way (22.1; its boxes ``box:PortBoxes:NRV``).  ``to`` the side's Refit Box: motorised
     combat units leaving the port by limited port boxes (20.1 c).  Port boxes and strikes at sea: ``coastal``
-    (20.1, 19.9.2)."""
+    (20.1, 19.9.2).  ``arriving_from``: a reinforcement arriving using coastal shipping (27.1 c) from that port;
+    where the port is not on the maps in play (27.0 "Use maps C and W": Tripoli), it is not checked and uses no
+    port box (R-REINF-DEPLOY)."""
     from core.rules import naval, offmap
 
     st = eng.state
     units = _units(eng, side, args.get("units"), "20.3")
-    src, to = units[0].loc, str(args.get("to", ""))
+    src, to = arriving_from or units[0].loc, str(args.get("to", ""))
+    off_play = bool(arriving_from) and offmap.map_refusal(st, src) is not None
     nrv_src, nrv_to = side == ALLIED and src == NRV, side == ALLIED and to == NRV      # 22.1: the NRV's port
-    if not (_port_ok(st, side, src) or nrv_src):
+    if not (_port_ok(st, side, src) or nrv_src or off_play):
         raise IllegalAction(f"{src} is not a friendly-controlled port", "20.3")
     if nrv_src and (why := offmap.nrv_exit_blocked(eng, units[0].id)):
         raise IllegalAction(why, "23.2 AXC-15 c)")
@@ -257,7 +260,7 @@ def coastal_ship(eng: Engine, frame: Frame, side: str, args: dict) -> None:
             raise IllegalAction("bases do not move", "12.2.3")
     from core.rules import coastal
 
-    coastal.check_and_record(eng, side, units, src, to)          # 20.1 port boxes; 19.9.2 cargo at sea
+    coastal.check_and_record(eng, side, units, src, to, out=not off_play)   # 20.1 port boxes; 19.9.2 cargo at sea
     tag = f"{st.gt}.{st.phase}"
     for u in units:
         u.reserve = False
