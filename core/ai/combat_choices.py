@@ -181,7 +181,8 @@ def pass_chance(eng: Engine, uid: str, supplied: bool) -> float:
 
 def morale(player: Any, d: Decision, eng: Engine) -> Action | None:
     """14.5 ``m``: take the morale check when it passes at least half the time, the unit holds an objective hex
-    (a withdrawal gives the hex up) or attacks an enemy base the enemy's victory needs (a strike objective), else
+    (a withdrawal gives the hex up) or attacks a hex the side's victory needs (an enemy base of
+    :attr:`~core.ai.goals.Goals.strike`, a hex of :attr:`~core.ai.goals.Goals.raid`), else
     withdraw 1-3 hexes (a failed check leaves the unit disrupted where it
     stands)."""
     opts = {o.action.args.get("choice"): o.action for o in d.options
@@ -198,8 +199,11 @@ def morale(player: Any, d: Decision, eng: Engine) -> Action | None:
     cache = _cache(player, eng, d.side)
     if st.units[uid].loc in cache["goals"].hold or pass_chance(eng, uid, bool(sup.get(uid, True))) >= CHECK_AT:
         return check
-    if not defending and any(h in cache["goals"].strike for h in d.context.get("hexes", [])):
-        return check        # only an attacker that stays may advance and take the base (14.8, 12.2.7)
+    g = cache["goals"]
+    if not defending and any(h in g.strike or h in g.raid for h in d.context.get("hexes", [])):
+        # only an attacker that stays may advance (14.8) and take the hex its victory needs: an enemy base (12.2.7)
+        # or a raid objective (2.2.2: entering it is control; supply units alone there are taken, 12.2.6)
+        return check
     return withdraw
 
 

@@ -47,6 +47,9 @@ class Goals:
     #: hexes the side's own victory needs that the enemy holds, each taken by a detachment (see the module
     #: docstring): the control hexes of its card condition (AXC-9) and the ports of :func:`port_plan`
     raid: dict[str, float] = field(default_factory=dict)
+    #: enemy combat hexes that cut the side's own lines of supply (:func:`supply_blockers`, 12.4) -> weight; filled
+    #: by the callers that plan moves and attacks (it needs the supply lines), empty from :func:`goals` alone
+    clear: dict[str, float] = field(default_factory=dict)
 
 
 def _label(h: str) -> str | None:
@@ -251,3 +254,68 @@ def goals(eng: Engine, side: str) -> Goals:
     # a hex the enemy holds with a line out of it (a siege objective) is besieged and attacked, not raided
     g.raid = {h: w for h, w in g.raid.items() if h not in g.siege}
     return g
+
+
+#: in :func:`supply_blockers`, the weight one own unit cut off adds to the enemy stack that cuts it off ...
+CLEAR_PER_UNIT = 0.25
+#: ... up to this (a smashing-level objective weighs 3.0, :data:`LEVEL_WEIGHT`)
+CLEAR_MAX = 3.0
+
+
+def supply_blockers(eng: Engine, side: str, lines=None) -> dict[str, float]:
+    """The enemy combat hexes that cut the side's lines of supply (12.4: "The line must be free of enemy units and
+    EZOC"; 12.5: a unit without one is out of general supply, its motorised MA halved, no overrun, no reaction).
+
+    For every combat unit of the side on the map without a line of supply (``lines``: :func:`core.rules.supply.
+    supply_lines`), the way a line would take to it from the side's nearest general supply source (12.3: its active
+    bases, the NRV) were there no enemy: the cheapest way by the motorised column of the Terrain Effects Chart
+    (12.4.1, "motorized movement points").  An enemy stack on that way, or next to a hex of it that no unit of the
+    side occupies (its ZOC; friendly units negate EZOC, 12.4), cuts the line.  Returns each such enemy hex ->
+    :data:`CLEAR_PER_UNIT` per unit cut off (up to :data:`CLEAR_MAX`): taking it back puts them in supply."""
+    from core.ai.ground import travel_field
+    from core.rules import movement as movement_rules, supply
+    from core.rules.status import hex_of, is_combat
+
+    st = eng.state
+    if lines is None:
+        lines = supply.supply_lines(st, side)
+    own_hexes, cut = set(), []
+    for u in st.units_of(side):
+        h = hex_of(u)
+        if h is None:
+            continue
+        own_hexes.add(h)
+        if is_combat(u) and h not in lines.los:
+            cut.append(h)
+    if not cut:
+        return {}
+    enemy = {h for u in st.units_of(other(side)) if is_combat(u) and (h := hex_of(u)) is not None}
+    if not enemy:
+        return {}
+    gm, off = tec.current_map(), movement_rules.off_play_ids(st)
+    sources = sorted({s[0] for s in supply._sources(st, side, loc=False) if gm.on_grid(s[0])}, key=lambda x: x.label)
+    if not sources:
+        return {}
+    dist = travel_field(gm, "mot", sources[0], off=off, also=tuple(sources[1:])).get
+
+    count: dict[Hex, int] = {}
+    for h in sorted(set(cut), key=lambda x: x.label):
+        n_units = sum(1 for u in st.units_at(h.label) if u.side == side and is_combat(u))
+        d, here, way = dist(h), h, [h]
+        while d:
+            # one step down the cheapest way toward the source
+            step = min(((dn, n.label, n) for n in here.neighbours() if (dn := dist(n)) is not None and dn < d),
+                       default=None)
+            if step is None:
+                break
+            d, here = step[0], step[2]
+            way.append(here)
+        hit: set[Hex] = set()
+        for w in way:
+            if w in enemy:
+                hit.add(w)
+            elif w not in own_hexes:
+                hit.update(n for n in w.neighbours() if n in enemy)
+        for e in hit:
+            count[e] = count.get(e, 0) + n_units
+    return {e.label: min(CLEAR_MAX, CLEAR_PER_UNIT * n) for e, n in sorted(count.items(), key=lambda kv: kv[0].label)}

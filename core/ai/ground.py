@@ -50,6 +50,9 @@ STRIKE_WORTH = 10.0
 RAID_FORCE = 2
 #: ... and, where enemy combat units hold it, enough more for this ratio of combat factors (up to STRIKE_FORCE)
 RAID_ODDS = 3.0
+#: units further than this many Movement Phases (by the terrain, at their MA) from an enemy stack cutting the side's
+#: lines of supply are not sent back to attack it (:attr:`core.ai.goals.Goals.clear`)
+CLEAR_TURNS = 1.5
 #: while the side holds this many more ports than the enemy (27.3 more ports) ...
 PORT_LEAD = 6
 #: ... an objective it holds with no enemy combat unit this near (hexes) gets no garrison ...
@@ -113,15 +116,15 @@ EZOC_MP = 12
 
 
 def travel_field(gm: tec.GroundMap, cls: str, target: Hex, far: int = TRAVEL_FAR, off: frozenset = frozenset(),
-                 blocked: frozenset = frozenset(), ezoc: frozenset = frozenset()) -> dict[Hex, int]:
+                 blocked: frozenset = frozenset(), ezoc: frozenset = frozenset(), also: tuple = ()) -> dict[Hex, int]:
     """Every hex within ``far`` MP of ``target`` -> the MP (eighths) a unit of TEC class ``cls`` pays to move from it
     to ``target`` by the Terrain Effects Chart alone (13.3: roads negate other terrain, so the cheapest way is the
     road's); enemy units and ZOC are left to the engine's own search when the move is made, except that the way
     never passes a ``blocked`` hex (but may end in the target) and pays :data:`EZOC_MP` for each ``ezoc`` hex it
     enters before the target.  ``off``: the ids of the hexes on no map in play (13.1, R-MAPS-IN-PLAY), never
-    crossed."""
-    dist: dict[Hex, int] = {target: 0}
-    heap: list[tuple[int, Hex]] = [(0, target)]
+    crossed.  ``also``: more targets (the way to the nearest of them)."""
+    dist: dict[Hex, int] = {t: 0 for t in (target, *also)}
+    heap: list[tuple[int, Hex]] = sorted((0, t) for t in dist)
     while heap:
         d, h = heapq.heappop(heap)
         if d > dist.get(h, d) or d > far * 8:
@@ -164,6 +167,7 @@ def context(eng: Engine, side: str) -> Context:
     g = goals_mod.goals(eng, side)
     enemy = _enemy_strength(eng, side)
     lines = supply.supply_lines(st, side)
+    g.clear = clear_targets(eng, side, g, lines)
     adjacent: dict = {}
     for eh, cf_ in enemy.items():
         for n in eh.neighbours():
@@ -176,6 +180,12 @@ def context(eng: Engine, side: str) -> Context:
 
 
 LOS_FAR = 6
+
+
+def clear_targets(eng: Engine, side: str, g: goals_mod.Goals, lines: Any = None) -> dict[str, float]:
+    """The enemy stacks cutting the side's lines of supply (12.4, :func:`core.ai.goals.supply_blockers`) that are
+    not objectives the side besieges (those are cut off and attacked by the siege, not cleared)."""
+    return {h: w for h, w in goals_mod.supply_blockers(eng, side, lines).items() if h not in g.siege}
 
 
 def _distance_from(region: set, far: int) -> dict:
@@ -234,6 +244,26 @@ def assign_roles(eng: Engine, ctx: Context) -> None:
                       key=lambda u: (phases(u), u))
         for uid in fast[:STRIKE_FORCE]:
             ctx.role[uid], ctx.why[uid] = base, "strike"
+            free.discard(uid)
+    for h, _w in sorted(ctx.goals.clear.items(), key=lambda kv: (-kv[1], kv[0])):
+        # an enemy stack that cuts the side's lines of supply (12.4) is attacked by the units nearest to it, enough
+        # for RAID_ODDS (at least RAID_FORCE units), none further than CLEAR_TURNS Movement Phases away: the units
+        # it cuts off are out of general supply until it is gone (12.5)
+        def phases_to(u: str, h: str = h) -> float:
+            mp = ctx.travel_mp(h, tec_class(st, st.units[u]), pos[u])
+            return (mp if mp is not None else 10 ** 6) / max(1, movement_allowance(st.units[u]))
+
+        need = RAID_ODDS * ctx.enemy_cf.get(Hex.parse(h), 0.0)
+        force, team = 0.0, []
+        for uid in sorted((u for u in free if info(st, u).real_cf), key=lambda u: (phases_to(u), u)):
+            if len(team) >= STRIKE_FORCE or (len(team) >= RAID_FORCE and force >= need) or phases_to(uid) > CLEAR_TURNS:
+                break
+            team.append(uid)
+            force += max(0.5, float(info(st, uid).cf))
+        if force < need:
+            continue            # not enough near it for the odds: the units go on with their other tasks
+        for uid in team:
+            ctx.role[uid], ctx.why[uid] = h, "clear"
             free.discard(uid)
     for h, _w in sorted(ctx.goals.raid.items(), key=lambda kv: (-kv[1], kv[0])):
         # a detachment takes a hex the side's own victory needs where the enemy is weak or absent (2.2.2: entering
@@ -307,12 +337,12 @@ def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float
             if m0 is not None and m1 is not None:
                 s += (m0 - m1) * 1.5
         else:
-            s += (d0 - d1) * (1.5 if why in ("take", "siege") else 1.0)
+            s += (d0 - d1) * (1.5 if why in ("take", "siege", "clear") else 1.0)
         if d1 == 0:
             s += 4.0 if why != "front" else 0.0
         elif why == "siege" and d1 == 1:
             s += 1.5
-        elif why in ("strike", "raid") and d1 == 1:
+        elif why in ("strike", "raid", "clear") and d1 == 1:
             s += 6.0                  # next to it: it can be attacked in the Combat Phase (14.0, 12.2.6)
         if why == "hold" and d1 > 1:
             s -= 1.0
@@ -333,7 +363,7 @@ def score_hex(eng: Engine, ctx: Context, uid: str, start: Hex, h: Hex, mp: float
     if threat > 0:
         ratio = threat / max(here, 0.5)
         if ratio > 3:
-            s -= min(6.0, (ratio - 3) * 0.8) * (0.5 if why in ("take", "siege", "strike", "raid") else 1.0)
+            s -= min(6.0, (ratio - 3) * 0.8) * (0.5 if why in ("take", "siege", "strike", "raid", "clear") else 1.0)
     # adjacent enemy stacks we could attack at good odds next Combat Phase
     for n, e in ctx.adjacent.get(h, ()):
         if here >= 2.5 * e:
@@ -387,7 +417,8 @@ def best_move(eng: Engine, ctx: Context, uid: str) -> tuple[Action | None, str]:
     ranked.sort()
     why = ctx.why.get(uid, "")
     verb = {"take": "advancing on", "hold": "holding", "front": "closing up toward",
-            "siege": "cutting off", "strike": "dashing at the base in", "raid": "raiding"}.get(why, "moving toward")
+            "siege": "cutting off", "strike": "dashing at the base in", "raid": "raiding",
+            "clear": "clearing the line of supply at"}.get(why, "moving toward")
     if why == "siege":
         target = ctx.siege_of.get(target, target)
     for _sc, lab, path in ranked[:3]:
@@ -547,7 +578,8 @@ def attack_value(eng: Engine, side: str, attackers: list[str], hexes: list[str],
             al += RETREAT_ATTACKER.get(r.retreat, 0.0) * unit_value(u)
         obj = 0.0
         if goals is not None and cleared:
-            obj = sum(3.0 * goals.take.get(h, 0.0) + STRIKE_WORTH * goals.strike.get(h, 0.0) for h in hexes)
+            obj = sum(3.0 * (goals.take.get(h, 0.0) + goals.clear.get(h, 0.0)) + STRIKE_WORTH * goals.strike.get(h, 0.0)
+                      for h in hexes)
         gain += dl - al + obj
     return gain / max(1, len(pv["results"])), str(pv.get("odds", ""))
 
@@ -620,6 +652,7 @@ def plan_attacks(player: Any, eng: Engine, side: str) -> tuple[list[Action], lis
     returns the declarations (then done) and the plan sentences."""
     st = eng.state
     g = goals_mod.goals(eng, side)
+    g.clear = clear_targets(eng, side, g)
     by_hex: dict[str, list[str]] = {}
     for u in st.units_of(side):
         if hex_of(u) is not None and is_combat(u) and may_attack(st, u.id) is None and not u.flags.get("battle"):
