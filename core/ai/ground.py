@@ -273,8 +273,12 @@ def assign_roles(eng: Engine, ctx: Context) -> None:
             return (mp if mp is not None else 10 ** 6) / max(1, movement_allowance(st.units[u]))
 
         garrison = ctx.enemy_cf.get(Hex.parse(h), 0.0)
+        if not garrison and any(v.side != ctx.side and not is_track_marker(v) for v in st.units_at(h)):
+            garrison = 1.0      # 12.2.6: supply units alone "defend with a combined combat factor of one"
         force = 0.0
-        fast = sorted((u for u in free if is_motorized(st.units[u]) and info(st, u).real_cf),
+        # a disrupted unit out of general supply cannot recover (12.5 e) nor advance into the hex after combat (14.8)
+        fast = sorted((u for u in free if is_motorized(st.units[u]) and info(st, u).real_cf
+                       and not (st.units[u].disrupted and st.units[u].ogs)),
                       key=lambda u: (turns(u), u))
         for n, uid in enumerate(fast):
             if n >= STRIKE_FORCE or (n >= RAID_FORCE and force >= RAID_ODDS * garrison) or turns(uid) >= 10 ** 5:
