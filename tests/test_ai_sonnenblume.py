@@ -133,3 +133,41 @@ def test_no_attack_on_the_supply_units_when_the_axis_holds_mersa_matruh():
     eng = _matruh_position(axis_controls_matruh=True)
     d = eng.pending()
     assert AIPlayer("Axis", 1).choose(d, eng).kind == "done"
+
+
+def _cut_off(eng: Engine, uid: str = "GE-5Pz", at: str = "C1308") -> Engine:
+    """The Sonnenblume set-up with one Axis unit driven east along the coast road past the two Allied units the
+    set-up puts on it next to El Agheila (26.2: 2 SG at C0803, 3 Lt Arm at C0804)."""
+    eng.state.units[uid].loc = at
+    return eng
+
+
+def test_supply_blockers_are_the_enemy_units_on_the_way_to_the_base():
+    eng = _cut_off(sonnenblume())
+    lines = ground.supply.supply_lines(eng.state, "Axis")
+    assert ground.Hex.parse("C1308") not in lines.los          # 12.4: the road out of C0701 runs through their EZOC
+    blockers = goals_mod.supply_blockers(eng, "Axis", lines)
+    assert set(blockers) & {"C0603", "C0803", "C0804"}
+    assert all(0 < w <= goals_mod.CLEAR_MAX for w in blockers.values())
+    assert "C2331" not in blockers                                # Tobruk is on nobody's way back to C0701
+
+
+def test_no_supply_blockers_once_the_road_is_clear():
+    eng = _cut_off(sonnenblume())
+    for uid in ("UK-KDG", "UK-2SG", "UK-3LtArm"):              # 26.2: C0603, C0803, C0804
+        eng.state.units[uid].loc = "box:Refit:Allied"
+    lines = ground.supply.supply_lines(eng.state, "Axis")
+    assert ground.Hex.parse("C1308") in lines.los
+    assert goals_mod.supply_blockers(eng, "Axis", lines) == {}
+
+
+def test_units_near_a_supply_blocker_are_sent_to_clear_it():
+    eng = _cut_off(sonnenblume())
+    ctx = ground.context(eng, "Axis")
+    clear = {u: ctx.role[u] for u, why in ctx.why.items() if why == "clear"}
+    assert clear and set(clear.values()) <= set(ctx.goals.clear)
+    # enough of them for RAID_ODDS against the blocker's factors (14.3), none of them the unit cut off
+    for h in set(clear.values()):
+        force = sum(max(0.5, float(ground.info(eng.state, u).cf)) for u, t in clear.items() if t == h)
+        assert force >= ground.RAID_ODDS * ctx.enemy_cf[ground.Hex.parse(h)]
+    assert "GE-5Pz" not in clear or ctx.role["GE-5Pz"] in ctx.goals.clear
