@@ -10,6 +10,7 @@ judges an action: it only words what was sent.
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from app import counterart
@@ -52,7 +53,8 @@ def place(x) -> str:
             return f"the {parts[1]} shipping lane"                                          # 20.2
         if len(parts) >= 2 and parts[1] in ("Axis", "Allied"):
             return f"the {parts[1]} {parts[0].replace('_', ' ')} Box"
-        return "the " + " ".join(p.replace("_", " ") for p in parts) + " box"
+        words = " ".join(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", p.replace("_", " ")) for p in parts)
+        return f"the {words} box"                                   # box:TorchEast -> the Torch East box
     if s.startswith("track:"):
         return "the " + s.split(":", 1)[1].replace("_", " ").replace(":", " ") + " track"
     return s

@@ -102,23 +102,18 @@ def test_20_2_2_sicily_delivers_to_a_map_t_port_the_axis_took_by_play():
     assert shipped >= 5                                         # 29.1: the units in Sicily, and the GT's dump
 
 
-@__import__("pytest").mark.skip(reason="its British unit in the Torch East Box was one of 30.2's Eighth Army "
-                                  "(UK-152...), which enter on Map S's east edge ('Units enter at any hex on the east "
-                                  "edge of Map S'; in Phase 15 on GT 31, 31.2), not into a Torch box (7.3 gives those to "
-                                  "ALC-21..24 units); no Torch unit reaches the Torch East Box by GT 32 in this game "
-                                  "(20.2.5 'They may move directly to the Torch East Box' is no order yet): open")
 def test_20_2_6_torch_east_delivers_to_a_map_t_port_the_allies_took_by_play():
     """The Allied twin of the test above, through ``Engine.apply`` from the Tunisian Campaign's set-up (31.0).  Of the
     Allied lanes only the Torch East Box reaches Map T: 20.2.6 "Allied units in the box may land (be placed in port
     boxes) on Map A from A6111 east, and on Map T from T6017 west" (the Torch Box lands at Algiers, Casablanca and
     Oran, 20.2.5; the Mediterranean boxes need ALC-11, 20.2.3, not in this scenario's deck; the Cape Route goes to the
-    NRV, 20.2.4).  GT 31: ALC-23 is played in I.3 (22.7: Algeria and Tunisia in play, ALC-21 d), the GT's Torch
-    reinforcements are deployed to the Torch East Box (7.3), and in IV.4 one British unit is shipped to the empty,
-    Vichy-held port T6203 as a landing (``box:PortBoxes:T6203``, 20.5); it lands at VI.3 and the Allies control the
-    hex (2.2.2).  GT 32, IV.4: every unit waiting in the Torch East Box may be shipped to T6203 itself, a friendly
-    port where it lands with no combat (units without a real combat factor, which cannot land opposed, to T6203
-    alone), the other Map T ports west of T6017 only as landings; the Torch Box's units are not offered T6203."""
-    from core.decisions import Action
+    NRV, 20.2.4).  GT 31: ALC-23 is played in I.3 (22.7: Algeria and Tunisia in play, ALC-21 d), and before the
+    Allied movement of VI.3 seven of the Torch Box's ALC-21/22 units (29.2) move to the Torch East Box (20.2.5 "They
+    may move to directly to the Torch East Box", R-TORCH-EAST).  GT 32, IV.4: one of them, 11 Bde, is shipped to the
+    empty, Vichy-held port T6203 as a landing (``box:PortBoxes:T6203``, 20.5); it lands at VI.3 and the Allies
+    control the hex (2.2.2).  GT 33, IV.4: every unit waiting in the Torch East Box may be shipped to T6203 itself, a
+    friendly port where it lands with no combat (units without a real combat factor, which cannot land opposed, to
+    T6203 alone), the other Map T ports west of T6017 only as landings; the Torch Box's units are not offered T6203."""
     from core.rules import victory_rules
 
     port, chosen = "T6203", {}
@@ -127,16 +122,17 @@ def test_20_2_6_torch_east_delivers_to_a_map_t_port_the_allies_took_by_play():
         return next((o.action for o in d.options if o.action.kind == "play_card" and o.action.args.get("card") == "ALC-23"),
                     None)
 
-    def reinforce(d):
-        if d.side == ALLIED and offmap.TORCH_EAST in d.context.get("points", []):
-            return Action(kind="deploy", side=ALLIED, args={"unit": d.context["unit"], "to": offmap.TORCH_EAST})
-        return None
+    east = ("UK-11Bde", "UK-36Bde", "UK-Blade", "US-1Inf", "US-3Inf", "US-9Inf", "US-34Inf")
+
+    def to_torch_east(d):
+        return next((o.action for o in d.options if o.action.kind == "offmap_move" and o.action.args["unit"] in east
+                     and o.action.args["to"] == offmap.TORCH_EAST), None)
 
     def ship(d):
-        if d.side == ALLIED and p.state.gt == 31 and not chosen:
+        if d.side == ALLIED and p.state.gt == 32 and not chosen:
             for o in d.options:
                 a = o.action
-                if a.kind == "ship" and a.args["to"] == naval.PORT_BOXES + port and a.args["unit"].startswith("UK-"):
+                if a.kind == "ship" and a.args["to"] == naval.PORT_BOXES + port and a.args["unit"] == "UK-11Bde":
                     chosen["unit"] = a.args["unit"]
                     return a
         return None
@@ -145,13 +141,16 @@ def test_20_2_6_torch_east_delivers_to_a_map_t_port_the_allies_took_by_play():
         return next((o.action for o in d.options if o.action.kind == "port_place"
                      and o.action.args.get("unit") == chosen.get("unit")), None)
 
-    script = {"events": torch, "reinforce": reinforce, "ocean_shipping": ship, "port_placement": place}
+    script = {"events": torch, "offmap_moves": to_torch_east, "ocean_shipping": ship, "port_placement": place}
     p = Play("tunisian-campaign")
     assert victory_rules.controller(p.eng, port) == "VF"
+    assert not [u for u in p.state.units.values() if u.loc == offmap.TORCH_EAST]
     p.to("movement", side=ALLIED, gt=31, script=script)
+    assert {u.id for u in p.state.units.values() if u.loc == offmap.TORCH_EAST} >= set(east)     # 20.2.5, by play
+    p.to("movement", side=ALLIED, gt=32, script=script)
     uid = chosen["unit"]
     assert p.state.units[uid].loc == port and victory_rules.controller(p.eng, port) == ALLIED
-    p.to("ocean_shipping", side=ALLIED, gt=32, script=script)
+    p.to("ocean_shipping", side=ALLIED, gt=33, script=script)
     assert p.eng.step.key == "IV.4" and port in naval.friendly_ports(p.eng, ALLIED)
     from_east = from_torch = 0
     while p.pending.kind == "ocean_shipping" and p.pending.side == ALLIED:

@@ -12,6 +12,9 @@
   from GT 19 with AXC-18 in play; the GT 27 units to Italy or Sicily from GT 28 with AXC-19 in play (their airlift
   to a friendly airfield is ``transport.air_land``, which asks ``crete_airlift_refusal``); every other unit stays;
   each unit moved from Crete rolls AXC-19 d) (``crete_move_check``).
+* 20.2.5, 7.3, ALC-21 d) (R-TORCH-EAST): Allied units in the Torch Box "may move directly to the Torch East Box" in
+  an Allied Movement Phase once ALC-23 is played ("The Torch East box ... immediately playable"); ocean cargo only
+  (the units that land from the box, 20.2.5; ``naval.is_cargo``); no way back (20.2.6 names none).
 * 31.0 a): the Axis has the initiative on Maps L and S on GT 31 (query ``initiative_on``).
 
 Each is a procedure run before the phase's movement (``engine.before_step``) or combat step; it asks nothing
@@ -184,6 +187,42 @@ def axis_destinations(eng: Engine, uid: str) -> list[str]:
     return out
 
 
+# --------------------------------------------------------------------------- 20.2.5 Torch Box -> Torch East Box
+
+TORCH_EAST_RULE = "20.2.5; 7.3; 23.1 ALC-21 d"
+
+
+def torch_east_refusal(eng: Engine, uid: str) -> str | None:
+    """Why ``uid`` may not move to the Torch East Box now (None: it may).  20.2.5 "Allied units in the box may land
+    (be placed in the port boxes) in Casablanca, Oran, or Algiers (A6201).  They may move to directly to the Torch
+    East Box"; 7.3 "Units arriving as part of ALC-21 through ALC-24 ... must be placed in the Torch Box (20.2.5).  They
+    may be moved to the Torch East Box (20.2.6)"; 23.1 ALC-21 d) "The Torch East box and French North Africa are
+    immediately playable" (when ALC-23 is played).  R-TORCH-EAST: a move of the Allied Movement Phase's off-map moves
+    (like 22.2.1 and 22.5), by the units that land from the box (ocean cargo, ``naval.is_cargo``: not air units,
+    whose Torch Box is an air base, 19.1.2); a unit moved is in the Torch East Box, so it moves once."""
+    from core.rules import naval
+
+    u = eng.state.units[uid]
+    if u.side != ALLIED or u.loc != offmap.TORCH:
+        return (f"{uid} is not an Allied unit in the Torch Box ({u.loc}): only \"Allied units in the [Torch] box\" may "
+                "move directly to the Torch East Box (20.2.5)")
+    if not offmap.fna_in_play(eng):
+        return ("The Torch East Box is not in play before Operation Torch: ALC-23 makes it \"immediately playable\" "
+                "(23.1 ALC-21 d; 20.2.5)")
+    if not naval.is_cargo(uid):
+        return (f"{uid} is not a unit that lands from the Torch Box (a combat or supply unit, refit points): it may "
+                "not move to the Torch East Box (20.2.5)")
+    return None
+
+
+def torch_destinations(eng: Engine, uid: str) -> list[str]:
+    """20.2.5: the Torch East Box for an Allied unit of the Torch Box that may move there now (:func:`torch_east_refusal`)."""
+    u = eng.state.units[uid]
+    if u.loc != offmap.TORCH or u.side != ALLIED:
+        return []          # the cheap test first: most units are elsewhere
+    return [offmap.TORCH_EAST] if torch_east_refusal(eng, uid) is None else []
+
+
 # --------------------------------------------------------------------------- the procedure
 
 
@@ -192,13 +231,16 @@ def moves(eng: Engine, side: str) -> list[tuple[str, str]]:
     for u in sorted(eng.state.units.values(), key=lambda x: x.id):
         if u.side != side or not offmap.is_offmap(u.loc):
             continue
-        dests = met_destinations(eng, u.id) if side == ALLIED else axis_destinations(eng, u.id)
+        dests = met_destinations(eng, u.id) + torch_destinations(eng, u.id) if side == ALLIED \
+            else axis_destinations(eng, u.id)
         out += [(u.id, d) for d in dests]
     return out
 
 
 def _rule_of(eng: Engine, uid: str, to: str) -> str:
     loc = eng.state.units[uid].loc
+    if eng.state.units[uid].side == ALLIED and (offmap.TORCH_EAST in (to, loc) or loc == offmap.TORCH):
+        return TORCH_EAST_RULE
     if to.startswith("track:MET") or loc.startswith("track:MET"):
         return "22.2.1"
     if loc == offmap.HERKULES:
@@ -211,7 +253,7 @@ def _rule_of(eng: Engine, uid: str, to: str) -> str:
 
 @procedure("offmap_moves")
 class OffmapMoves(Procedure):
-    """Before the phasing player's movement: moves between off-map areas (22.2.1, 22.5, AXC-13/16/18/19)."""
+    """Before the phasing player's movement: moves between off-map areas (22.2.1, 20.2.5, 22.5, AXC-13/16/18/19)."""
 
     def decide(self, eng: Engine, frame: Frame) -> Decision | None:
         side = eng.phasing_side()
@@ -224,7 +266,8 @@ class OffmapMoves(Procedure):
         opts += [Option(action=Action(kind="offmap_move", side=side, args={"unit": u, "to": d}),
                         label=f"{u} to {d} ({_rule_of(eng, u, d)})") for u, d in mv]
         return Decision(side=side, kind="offmap_moves", prompt="Move units between off-map areas (MET tracks, "
-                        "Fall Braun, Herkules, Crete) before moving on the map", rule="22.2.1; 22.5",
+                        "Torch East, Fall Braun, Herkules, Crete) before moving on the map",
+                        rule="22.2.1; 20.2.5; 22.5",
                         options=tuple(opts), free_kinds=("offmap_move",))   # a refusal names its rule (22.3)
 
     def apply(self, eng: Engine, frame: Frame, action: Action) -> None:
@@ -238,6 +281,8 @@ class OffmapMoves(Procedure):
         if uid not in eng.state.units or (uid, to) not in moves(eng, side or ""):
             crete = uid in eng.state.units and eng.state.units[uid].loc == offmap.CRETE and side == AXIS
             why = crete_refusal(eng, uid) if crete else None
+            if uid in eng.state.units and to == offmap.TORCH_EAST and side == ALLIED:
+                why = torch_east_refusal(eng, uid) or why
             raise IllegalAction(why or f"{uid} may not move to {to} now",
                                 _rule_of(eng, uid, to) if uid in eng.state.units else "22.2.1; 22.5")
         u = eng.state.units[uid]
