@@ -45,14 +45,20 @@ def _to_benghazi(p: Play, uid: str = "GE-300Oasis") -> None:
     p.act("move", units=[uid], path=path[:path.index(BENGHAZI) + 1])
 
 
-def test_27_1_c_coastal_shipping_two_combat_steps_or_one_dump_per_phase_outside_the_14_steps_desert_fox():
-    p = Play("desert-fox", seed=1)
-    p.to("movement", side=AXIS, gt=10)                  # 27.0 "Start: GT 10, Phase 12": the 2 SG holds Mersa Brega
+def _take_mersa_brega(p: Play, script=None) -> None:
+    """GT 10 (24.0-27.0 "Start: GT 10, Phase 12"): 5 Pz and 3 Aufkl attack the 2 SG in Mersa Brega; on GT 11 the
+    coast road is open to Benghazi."""
+    p.to("movement", side=AXIS, gt=10)
     p.act("move", units=["GE-5Pz", "GE-3Aufkl"], path=["C0802"])
     p.to("combat_declare")
     p.act("declare", attackers=["GE-3Aufkl", "GE-5Pz"], hexes=[MERSA_BREGA])
     p.act("done")
-    p.to("movement", side=AXIS, gt=11)                  # the 2 SG is gone: the coast road is open to Benghazi
+    p.to("movement", side=AXIS, gt=11, script=script)
+
+
+def test_27_1_c_coastal_shipping_two_combat_steps_or_one_dump_per_phase_outside_the_14_steps_desert_fox():
+    p = Play("desert-fox", seed=1)
+    _take_mersa_brega(p)
     assert p.refuse("arrive", unit="GE-115", to=BENGHAZI, by="coastal").rule == "20.3"    # not yet Axis controlled
     _to_benghazi(p)
     assert "20.3" in p.refuse("arrive", unit="GE-115", to="C0701", by="coastal").rule      # C0701 is no port
@@ -122,3 +128,20 @@ def test_27_1_c_air_lift_refused_before_axc_4_is_played_and_accepted_after_deser
     exc = p.refuse("arrive", unit="IT-RP#1", to=AGEDABIA, by="airlift")          # one ATP more than it has
     assert "13.7 e" in exc.rule and "ATP" in str(exc)
     assert p.state.units["IT-RP#1"].loc == offmap.available(AXIS)
+
+
+def test_26_1_exception_a_unit_held_in_iii_1_arrives_by_coastal_shipping_sonnenblume():
+    """26.1: "All units arrive at hex C0701. Exception: One dump or two steps of combat units may arrive using
+    coastal shipping (20.3)."  Its units are deployed in III.1 (7.0); one held off-map (7.1) arrives by coastal
+    shipping in the Movement Phase, the same allowance as 27.1 c); air lift only once AXC-4 is played."""
+    def hold_pavia(d: Decision) -> Action | None:
+        return next((o.action for o in d.options if o.action.kind == "hold" and o.action.args["unit"] == "IT-17Pavia"),
+                    None)
+
+    p = Play("sonnenblume", seed=1)
+    _take_mersa_brega(p, script={"reinforce": hold_pavia})
+    assert p.state.units["IT-17Pavia"].loc == offmap.available(AXIS)
+    assert p.refuse("arrive", unit="IT-17Pavia", to=AGEDABIA, by="airlift").rule == "26.1"
+    _to_benghazi(p)
+    p.act("arrive", unit="IT-17Pavia", to=BENGHAZI, by="coastal")                # two (divisional) steps
+    assert p.state.units["IT-17Pavia"].loc == naval.box_loc(BENGHAZI)

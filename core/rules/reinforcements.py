@@ -648,6 +648,12 @@ def coastal_arrival_refusal(eng: Engine, side: str, uid: str) -> str | None:
     return None
 
 
+def due_at(eng: Engine, uid: str, hub: str) -> bool:
+    """Whether waiting unit ``uid`` arrives at ``hub``: in a friendly Movement Phase (27.1) or, held off-map in
+    III.1 (7.1), in the Reinforcement Phase (24.1, 26.1 "All units arrive at hex C0701")."""
+    return hub in mp_points(eng, uid) or hub in reinforcement_phase_points(eng, uid)
+
+
 def method_refusal(eng: Engine, side: str, uid: str, by: str) -> tuple[str, str] | None:
     """27.1 c): whether waiting unit ``uid`` may arrive ``by`` coastal shipping or air lift (the checks of the
     shipment and landing themselves are 20.3's and 13.7's, made by ``transport`` when it is carried out)."""
@@ -657,15 +663,17 @@ def method_refusal(eng: Engine, side: str, uid: str, by: str) -> tuple[str, str]
     if sp is None or side != AXIS:
         return f"no scenario instruction lets {side} reinforcements arrive by {by} here", "7.0; 27.1 c"
     hub = _hex(str(sp.params.get("at", "")))
-    if hub not in mp_points(eng, uid):
-        return f"{uid} does not arrive at {hub}: 27.1 c) is an exception to that arrival only", sp.rule
+    if not due_at(eng, uid, hub):
+        return f"{uid} does not arrive at {hub}: {sp.rule} is an exception to that arrival only", sp.rule
     if by == BY_COASTAL:
         why = coastal_arrival_refusal(eng, side, uid)
         return (why, sp.rule) if why else None
     card = str(sp.params.get("airlift_card", ""))
     from core.rules import events
 
-    if not card or not events.played(eng, card):
+    if not card:
+        return f"no scenario instruction lets the Axis use air lift for its reinforcements here ({sp.rule})", sp.rule
+    if not events.played(eng, card):
         why = f"the Axis may use air lift for its reinforcements only once it plays {card or 'AXC-4'} (Axis Appeal)"
         return why, sp.rule
     return None
@@ -710,7 +718,8 @@ def arrive_refusal(eng: Engine, side: str, uid: str, to: str, by: str = "") -> t
     ``by`` coastal shipping or air lift (27.1 c: ``method_refusal``)."""
     st = eng.state
     u = st.units.get(uid)
-    if u is None or u.side != side or u.loc != offmap.available(side) or not mp_points(eng, uid):
+    if u is None or u.side != side or u.loc != offmap.available(side) or not (
+            mp_points(eng, uid) or by and entry_methods(eng, side) is not None):
         return f"{uid} is not a {side} reinforcement waiting to arrive in a Movement Phase", "7.0; 7.1"
     rule = mp_rule(eng, uid)
     when = u.flags.get("arrive_phase")
