@@ -76,7 +76,9 @@ ORDERS = [
     ("arrive", "Reinforcement arrives…", "27.1; 30.2; 31.2", "Bring a reinforcement waiting for a friendly Movement "
                                                             "Phase onto its arrival hex: 27.1 at most 14 shipping "
                                                             "steps a GT and one dump or two RP a phase; 30.2 any two "
-                                                            "dumps/RP a phase at El Agheila; 31.2 in Phase 15"),
+                                                            "dumps/RP a phase at El Agheila; 31.2 in Phase 15; 27.1 c) "
+                                                            "one dump or two combat steps a phase by coastal shipping, "
+                                                            "and by air lift once AXC-4 is played"),
     ("fall_braun_drop", "Fall Braun airdrop…", "AXC-19 b", "Airdrop an airborne unit from the Fall Braun Box on a Map T "
                                                            "hex with one ATP; morale check on landing (AXC-19 b, 15.5)"),
 ]
@@ -888,11 +890,20 @@ class MovementOrders(QFrame):
         if kind == "arrive":
             st = self.win.ctl.state()
             arrivals = dict(self.win.ctl.query("movement_arrivals", side=self.side))
+            methods = dict(self.win.ctl.query("arrival_methods", side=self.side))     # 27.1 c)
+            hows = [("at its arrival hex", "")] + [(text, by) for by, text in (
+                ("coastal", "using coastal shipping (27.1 c; 20.3)"), ("airlift", "by air lift (27.1 c; 13.7)"))
+                if methods.get(by)]
+
+            def pool(v: dict) -> dict:
+                return methods.get(v.get("by"), {}) if v.get("by") else arrivals
+
             return self._open(OrderForm(self, kind, f"{title} ({rule})", [
-                Field("unit", "Reinforcement:", "combo", [(unit_name(u, st), u) for u, pts in sorted(arrivals.items())
-                                                          if pts]),
-                Field("to", "Arrives at:", "combo", lambda v: [(node_name(p), p) for p in arrivals.get(v.get("unit"), [])])],
-                lambda v: {"unit": v["unit"], "to": v["to"]}))
+                Field("by", "How:", "combo", hows),
+                Field("unit", "Reinforcement:", "combo", lambda v: [(unit_name(u, st), u)
+                                                                    for u, pts in sorted(pool(v).items()) if pts]),
+                Field("to", "Arrives at:", "combo", lambda v: [(node_name(p), p) for p in pool(v).get(v.get("unit"), [])])],
+                lambda v: {"unit": v["unit"], "to": v["to"], **({"by": v["by"]} if v.get("by") else {})}))
         if kind == "enter":
             box = where
 

@@ -46,3 +46,45 @@ def test_reinforcement_arrives_order_in_the_axis_movement_phase_desert_fox(qtbot
     combo = w.orders.form.widgets["unit"]
     offered = [combo.itemData(i) for i in range(combo.count())]
     assert offered and dumps[1] not in offered and not [u for u in offered if "-RP" in u]
+
+
+def test_27_1_c_reinforcement_arrives_by_coastal_shipping_from_the_form_desert_fox(qtbot, dirs):
+    """27.1 c) in the form: "How" offers coastal shipping once an Axis port is held (Benghazi, entered on GT 11 after
+    the 2 SG left Mersa Brega), the unit and the port are picked in the form, and the unit goes to Benghazi's port
+    boxes (20.1); the limit of the phase then leaves no unit to offer (one dump or two combat steps)."""
+    from core.decisions import Action
+    from core.rules import naval
+
+    w = game_window(qtbot, dirs / "dfc.dfd", "desert-fox", seed=1)
+    st, ctl = w.ctl.state, w.ctl
+
+    def until(pred):
+        while not pred(ctl.pending()):
+            assert ctl.act(pass_action(ctl.pending()))
+
+    until(lambda d: d.kind == "movement" and d.side == "Axis")
+    assert ctl.act(Action(kind="move", side="Axis", args={"units": ["GE-5Pz", "GE-3Aufkl"], "path": ["C0802"]}))
+    until(lambda d: d.kind == "combat_declare")
+    assert ctl.act(Action(kind="declare", side="Axis", args={"attackers": ["GE-3Aufkl", "GE-5Pz"], "hexes": ["C0803"]}))
+    assert ctl.act(Action(kind="done", side="Axis", args={}))
+    until(lambda d: d.kind == "movement" and d.side == "Axis" and st().gt == 11)
+    move = next(o.action for o in ctl.pending().options if o.action.kind == "move"
+                and o.action.args["units"] == ["GE-300Oasis"] and "C2308" in o.action.args["path"])
+    path = move.args["path"]
+    assert ctl.act(Action(kind="move", side="Axis", args={"units": ["GE-300Oasis"], "path": path[:path.index("C2308") + 1]}))
+    pass_cover(qtbot, w)
+    w.orders.show_for(ctl.pending(), st(), None, None, True)
+    qtbot.mouseClick(w.orders.order_buttons["arrive"], Qt.LeftButton)
+    form = w.orders.form
+    how = form.widgets["by"]
+    assert how.findData("coastal") >= 0 and how.findData("airlift") < 0        # no AXC-4 played: no air lift
+    how.setCurrentIndex(how.findData("coastal"))
+    form.widgets["unit"].setCurrentIndex(form.widgets["unit"].findData("GE-115"))
+    to = form.widgets["to"]
+    assert {to.itemData(i) for i in range(to.count())} == {"C0803", "C2308"}   # the Axis ports of Maps C and W
+    to.setCurrentIndex(to.findData("C2308"))
+    qtbot.mouseClick(form.send, Qt.LeftButton)
+    assert st().units["GE-115"].loc == naval.box_loc("C2308")
+    w.orders.show_for(ctl.pending(), st(), None, None, True)
+    qtbot.mouseClick(w.orders.order_buttons["arrive"], Qt.LeftButton)
+    assert w.orders.form.widgets["by"].findData("coastal") < 0                 # two combat steps: the phase's limit

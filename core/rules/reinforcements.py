@@ -713,6 +713,37 @@ def _arrive_by(eng: Engine, frame: Frame, side: str, uid: str, to: str, by: str)
     transport.air_land(eng, frame, side, {"units": [uid], "to": to})
 
 
+def method_destinations(eng: Engine, side: str, by: str) -> list[str]:
+    """The hexes a 27.1 c) arrival may be sent to, for the app's form: ``coastal`` the side's controlled ports on
+    Maps L, S, C and W in play but the origin (20.3.1); ``airlift`` its airfield and city hexes in play (13.7 e);
+    none holding enemy units.  The order itself judges the rest (port boxes, 20.1; ATP, 13.7 e)."""
+    from core import mapdata
+    from core.rules import control, transport
+
+    md, st = mapdata.load(), eng.state
+    if by == BY_COASTAL:
+        src = _hex(str(entry_methods(eng, side).params["coastal_from"]))
+        cands = [h.label for h in md.ports() if h.label != src and h.label[:1] in transport.COASTAL_MAPS]
+    else:
+        cands = [h.label for h in md.airfields() + md._having("terrain", "city")]
+    return sorted({lab for lab in cands if offmap.map_refusal(st, lab) is None and control.controls(st, side, lab)
+                   and not any(u.side != side for u in st.units_at(lab))})
+
+
+def arrival_methods(eng: Engine, side: str) -> dict[str, dict[str, list[str]]]:
+    """27.1 c) (24.1, 26.1): per method, the waiting units that may use it now and where they may be sent."""
+    out: dict[str, dict[str, list[str]]] = {}
+    if entry_methods(eng, side) is None:
+        return out
+    waiting_units = sorted(u.id for u in eng.state.units.values() if u.side == side and u.loc == offmap.available(side))
+    for by in (BY_COASTAL, BY_AIRLIFT):
+        ok = [uid for uid in waiting_units if arrive_refusal(eng, side, uid, "", by) is None]
+        dests = method_destinations(eng, side, by) if ok else []
+        if dests:
+            out[by] = {uid: dests for uid in ok}
+    return out
+
+
 def arrive_refusal(eng: Engine, side: str, uid: str, to: str, by: str = "") -> tuple[str, str] | None:
     """Why waiting unit ``uid`` may not arrive at ``to`` in this friendly Movement Phase (reason, rule), or None;
     ``by`` coastal shipping or air lift (27.1 c: ``method_refusal``)."""
@@ -1021,4 +1052,6 @@ QUERIES["arrival_points"] = lambda eng, side=AXIS: arrival_points(eng, side)
 #: the reinforcements that may arrive in the current friendly Movement Phase, each with its legal points (27.1, 30.2)
 QUERIES["movement_arrivals"] = lambda eng, side=AXIS: {
     uid: [p for p in mp_points(eng, uid) if arrive_refusal(eng, side, uid, p) is None] for uid in waiting_mp(eng, side)}
+#: 27.1 c): {"coastal" | "airlift": {unit: [destination hexes]}} (the app's "Reinforcement arrives" form)
+QUERIES["arrival_methods"] = lambda eng, side=AXIS: arrival_methods(eng, side)
 QUERIES["due_withdrawals"] = lambda eng: due_withdrawals(eng)
