@@ -8,7 +8,7 @@ import msgspec
 
 from core.counters import all_counters, resolve
 from core.hexgrid import Hex, HexLabelError
-from core.scenario import OPTIONAL_RULES, Scenario, ScenarioError
+from core.scenario import OPTIONAL_RULES, Scenario, ScenarioError, oasis_box_unused
 from core.state import Frame, GameState, UnitState
 
 #: Generic counters (supply units, markers) may be placed many times; combat, air and fleet units once.
@@ -117,6 +117,9 @@ def initial_state(sc: Scenario, seed: int, optional: Iterable[str] = ()) -> Game
                                 "within": p.within, "rule": p.rule or sc.section})
             else:
                 loc = _location(sc, p.at or "", field)
+                if oasis_box_unused(loc, chosen):
+                    used[cid] -= 1      # 16.0 not chosen: the Oasis Track is not in the game (R-OASIS-OFF)
+                    continue
                 units[uid] = UnitState(id=uid, side=side, loc=loc, steps=steps, active=p.active,
                                        training_box=_training_box(loc), flags=flags)
     first = sc.first_player or sc.initiative  # R-FIRST-PLAYER

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import msgspec
 
@@ -87,6 +87,14 @@ class MapMod(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 OPTIONAL_RULES: dict[str, tuple[str, str]] = {
     "desert_raiders": ("16.0", "Desert raiders and the Oasis Track (16.0, optional)"),
 }
+
+
+def oasis_box_unused(loc: str, optional: Iterable[str]) -> bool:
+    """16.0: "The use of desert raiders and the oasis boxes is optional in all scenarios": without the optional rule
+    a place on the Oasis Track (``box:Oasis:<name>``, "any oasis box") is not in the game, so a unit set up or
+    arriving there is not used (R-OASIS-OFF; 25.1 c) "Ignore the Gadamis Oasis Box set up", 27.1 "I/Sahara
+    (optional)")."""
+    return loc.lower().startswith("box:oasis:") and "desert_raiders" not in set(optional)
 
 
 class RuleUse(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

@@ -12,14 +12,14 @@ import pytest
 from core.counters import all_counters
 from core.hexgrid import Hex
 from core.newgame import initial_state
-from core.scenario import SCENARIOS, Placement, Scenario, ScenarioError, all_scenarios, load
+from core.scenario import SCENARIOS, Placement, Scenario, ScenarioError, all_scenarios, load, oasis_box_unused
 
 RULES = Path("/work/shared/seeds/000_e25a106a192fc80d.txt")
 RULES_TEXT = RULES.read_text(encoding="utf-8") if RULES.exists() else ""
 
 
-def _state(sid: str):
-    return initial_state(load(sid), 1)
+def _state(sid: str, optional: tuple[str, ...] = ()):
+    return initial_state(load(sid), 1, optional=optional)
 
 
 def _loc(st, uid: str) -> str:
@@ -75,8 +75,10 @@ def test_header_matches_game_length(sid: str) -> None:
 def test_initial_state_places_every_line(sid: str) -> None:
     sc = load(sid)
     st = initial_state(sc, 7)
-    expected = sum(p.count for p in sc.setup)
+    expected = sum(p.count for p in sc.setup if not oasis_box_unused(p.at or "", ()))   # R-OASIS-OFF (16.0)
     assert len(st.units) == expected
+    if sc.optional_rules():                     # with 16.0 chosen, the oasis box lines are placed too
+        assert len(initial_state(sc, 7, optional=sc.optional_rules()).units) == sum(p.count for p in sc.setup)
     assert (st.gt, st.phase, st.initiative, st.surprise) == (sc.start_gt, sc.start_phase, sc.initiative, sc.surprise)
     pending = {p["unit"] for p in st.vars.get("setup_pending", [])}
     for uid, u in st.units.items():
@@ -191,7 +193,8 @@ def test_desert_fox_27() -> None:
 def test_desert_war_28() -> None:
     st = _state("desert-war")
     assert _loc(st, "UK-Royals") == "track:MET-Levant" and _loc(st, "IN-7IndBG") == "track:MET-Levant"  # ALC-5 (5.0)
-    assert _loc(st, "IT-Kufra") == "box:Oasis:kufra" and _pending(st, "IT-4CCNN")["within"] == 4        # AXC-2 unmodified
+    assert "IT-Kufra" not in st.units and _pending(st, "IT-4CCNN")["within"] == 4    # AXC-2; no Oasis Track (R-OASIS-OFF)
+    assert _loc(_state("desert-war", ("desert_raiders",)), "IT-Kufra") == "box:Oasis:kufra"       # with 16.0
     assert _count_at(st, "AL-Railhead", "W2118") == 1                                             # ALC-2
     sc = load("desert-war")
     assert {c.card for c in sc.cards if c.status == "active"} == {"AXC-3", "ALC-7", "ALC-18", "ALC-10"}
@@ -216,7 +219,8 @@ def test_trail_of_the_fox_30() -> None:
     assert _pending(st, "IT-80LaSpezia") == {**_pending(st, "IT-80LaSpezia"), "within": 3, "of": "L2817"}
     assert _loc(st, "IT-Tunisia") == "L2909"
     assert _pending(st, "IT-16Pistoia")["of"] == "S0931"
-    assert _loc(st, "IT-ISahara") == "box:Oasis:gadamis"
+    assert "IT-ISahara" not in st.units                                      # no Oasis Track without 16.0 (R-OASIS-OFF)
+    assert _loc(_state("trail-of-the-fox", ("desert_raiders",)), "IT-ISahara") == "box:Oasis:gadamis"
     assert _loc(st, "GE-I18FLK") == "box:Refit:Axis" and _loc(st, "IT-185Folgore") == "box:Destroyed:Axis"
     assert _loc(st, "GE-Ramcke") == _hex("S0734") and st.units["GE-Ramcke"].steps == 1
     assert _loc(st, "UK-201Group") == "box:Malta" and _loc(st, "UK-MaltaFleet") == "box:Malta"      # 30.2

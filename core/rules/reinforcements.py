@@ -20,6 +20,7 @@ from core.counters import all_counters, resolve
 from core.decisions import ALLIED, AXIS, Action, Decision, IllegalAction, Option, other
 from core.engine import QUERIES, Engine, Procedure, at_game_start, auto_step, on_step, procedure
 from core.hexgrid import Hex, HexLabelError, maps
+from core.scenario import oasis_box_unused
 from core.state import Frame
 from core.rules import offmap
 
@@ -349,6 +350,8 @@ def materialize(eng: Engine) -> None:
     st = eng.state
     ensure_schedule(eng)
     for i in st.vars.get("reinf_each", []):
+        if oasis_box_unused(str(i.get("to", "")), st.vars.get("optional", {})):
+            continue            # 30.2 "GT 31 or after: Any oasis box: LeClerc" without 16.0 (R-OASIS-OFF)
         if int(i.get("from_gt", 0)) <= st.gt <= int(i.get("to_gt", 999)):
             st.vars.setdefault("reinf", []).append(i | {"gt": st.gt})
     keep = []
@@ -381,6 +384,10 @@ def materialize(eng: Engine) -> None:
             continue
         if "group" in i:   # 30.1 via 31.1: the groups' step limits hold whenever they arrive
             place_group_unit(eng, i, None, groups)
+            continue
+        if oasis_box_unused(str(i.get("to", "")), st.vars.get("optional", {})):
+            eng.say(f"{i['unit']} would arrive in an oasis box; the Oasis Track is not used in this game, so the unit "
+                    f"is not used ({i['rule']}; 16.0)")          # R-OASIS-OFF
             continue
         _arrive(eng, i)
     st.vars["reinf"] = keep
