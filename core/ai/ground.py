@@ -39,8 +39,10 @@ RETREAT_ATTACKER = {"r": 0.3, "w": 0.15, "m": 0.02, None: 0.0}
 ATTACK_THRESHOLD = 0.3
 #: how far (hexes) enemy units are felt as a threat
 THREAT_RADIUS = 3
-#: motorised units sent at each enemy base the enemy's victory needs (:attr:`core.ai.goals.Goals.strike`)
-STRIKE_FORCE = 8
+#: motorised units sent at each enemy base the enemy's victory needs (:attr:`core.ai.goals.Goals.strike`): without
+#: raiders (16.0 is optional, 16.1) the way is blocked by the enemy's units and ZOC (11.3), and a few units stopped
+#: on it take nothing: the motorised force goes together and fights its way through
+STRIKE_FORCE = 16
 #: in the scenario's last GTs (this many before its end, 4.0) the strike force runs beyond its line of supply: the
 #: base must be reached before the end, and being out of supply afterwards costs less than arriving too late
 STRIKE_LAST_GTS = 1
@@ -48,8 +50,9 @@ STRIKE_LAST_GTS = 1
 STRIKE_WORTH = 10.0
 #: motorised units sent at each hex of :attr:`core.ai.goals.Goals.raid` the enemy leaves empty ...
 RAID_FORCE = 2
-#: ... and, where enemy combat units hold it, enough more for this ratio of combat factors (up to STRIKE_FORCE)
+#: ... and, where enemy combat units hold it, enough more for this ratio of combat factors (up to RAID_MAX)
 RAID_ODDS = 3.0
+RAID_MAX = 8
 #: units further than this many Movement Phases (by the terrain, at their MA) from an enemy stack cutting the side's
 #: lines of supply are not sent back to attack it (:attr:`core.ai.goals.Goals.clear`)
 CLEAR_TURNS = 1.5
@@ -281,7 +284,7 @@ def assign_roles(eng: Engine, ctx: Context) -> None:
                        and not (st.units[u].disrupted and st.units[u].ogs)),
                       key=lambda u: (turns(u), u))
         for n, uid in enumerate(fast):
-            if n >= STRIKE_FORCE or (n >= RAID_FORCE and force >= RAID_ODDS * garrison) or turns(uid) >= 10 ** 5:
+            if n >= RAID_MAX or (n >= RAID_FORCE and force >= RAID_ODDS * garrison) or turns(uid) >= 10 ** 5:
                 break
             ctx.role[uid], ctx.why[uid] = h, "raid"
             free.discard(uid)
