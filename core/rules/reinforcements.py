@@ -666,7 +666,8 @@ def method_refusal(eng: Engine, side: str, uid: str, by: str) -> tuple[str, str]
     shipment and landing themselves are 20.3's and 13.7's, made by ``transport`` when it is carried out)."""
     sp = entry_methods(eng, side)
     if by not in (BY_COASTAL, BY_AIRLIFT):
-        return f"a reinforcement arrives by {BY_COASTAL!r} or {BY_AIRLIFT!r} shipping, not {by!r}", "27.1 c"
+        return (f"by {by!r}: 27.1 c) names coastal shipping (by={BY_COASTAL!r}) and air lift (by={BY_AIRLIFT!r})",
+                "27.1 c")
     if sp is None or side != AXIS:
         return f"no scenario instruction lets {side} reinforcements arrive by {by} here", "7.0; 27.1 c"
     hub = _hex(str(sp.params.get("at", "")))
@@ -681,7 +682,7 @@ def method_refusal(eng: Engine, side: str, uid: str, by: str) -> tuple[str, str]
     if not card:
         return f"no scenario instruction lets the Axis use air lift for its reinforcements here ({sp.rule})", sp.rule
     if not events.played(eng, card):
-        why = f"the Axis may use air lift for its reinforcements only once it plays {card or 'AXC-4'} (Axis Appeal)"
+        why = f"the Axis may use air lift for its reinforcements only once it plays {card} (Axis Appeal)"
         return why, sp.rule
     return None
 
