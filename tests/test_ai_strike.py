@@ -112,3 +112,40 @@ def test_the_first_base_is_made_on_the_way_and_active_a_gt_later():
     bases = [u for u in eng.state.units_of("Allied") if u.id.startswith("AL-Base")]
     assert len(bases) == 1 and bases[0].active
     assert any("first base at" in p for p in allied.plans)
+
+
+def test_the_enemy_units_that_stop_the_strike_on_its_way_are_blockers():
+    # the way from L2023 to Tripoli is the coast road (13.3) through L2620, L2720, L2719; an enemy stack on it, or a
+    # motorised one projecting its ZOC onto it, stops the strike force (11.4 a); a non-motorised one next to it does
+    # not (11.2), nor a motorised one two hexes off it
+    base = [("AX-Base#1", "Axis", "L2817", 1, {"active": True}),
+            ("UK-78SG", "Allied", "L2023", 1), ("UK-7Motor", "Allied", "L2023", 1)]
+    eng = _trail_position(base + [("IT-131Cel", "Axis", "L2720", 1), ("GE-200", "Axis", "L2721", 1),
+                                  ("IT-Tunisia", "Axis", "L2619", 1), ("GE-104", "Axis", "L2326", 1)])
+    st = eng.state
+    assert is_motorized(st.units["GE-200"]) and is_motorized(st.units["GE-104"])
+    assert not is_motorized(st.units["IT-Tunisia"])
+    blockers = goals_mod.strike_blockers(eng, "Allied", goals_mod.goals(eng, "Allied"))
+    assert set(blockers) == {"L2720", "L2721"}
+    assert blockers["L2720"] == 2 * goals_mod.CLEAR_PER_UNIT            # each stops both units
+    # no strike objective (the Axis side: the Allied victory needs no base), no blocker
+    assert goals_mod.strike_blockers(eng, "Axis", goals_mod.goals(eng, "Axis")) == {}
+
+
+def test_a_blocker_on_the_way_to_the_base_is_attacked():
+    # the same blocker with the strike force next to it: clearing it opens the way (the attack is worth the
+    # objective weight of :func:`core.ai.goals.strike_blockers`); without the base no way needs it
+    units = [("UK-B", "Allied", "L2620", 1), ("UK-H", "Allied", "L2621", 1), ("IT-Tunisia", "Axis", "L2909", 1),
+             ("IT-RELodi", "Axis", "L2720", 1)]
+    eng = _trail_position([("AX-Base#1", "Axis", "L2817", 1, {"active": True})] + units)
+    g = goals_mod.goals(eng, "Allied")
+    plain, odds = ground.attack_value(eng, "Allied", ["UK-B", "UK-H"], ["L2720"], goals=g)
+    g.clear = goals_mod.strike_blockers(eng, "Allied", g)
+    assert g.clear == {"L2720": 2 * goals_mod.CLEAR_PER_UNIT}
+    assert odds == "4:1"
+    assert ground.attack_value(eng, "Allied", ["UK-B", "UK-H"], ["L2720"], goals=g)[0] > plain + 0.5
+    # and the AI declares it (plan_attacks adds the blockers to the hexes it clears)
+    d = eng.pending()
+    assert d.kind == "combat_declare" and d.side == "Allied"
+    a = AIPlayer("Allied", 1).choose(d, eng)
+    assert a.kind == "declare" and a.args["hexes"] == ["L2720"]

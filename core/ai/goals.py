@@ -319,3 +319,52 @@ def supply_blockers(eng: Engine, side: str, lines=None) -> dict[str, float]:
         for e in hit:
             count[e] = count.get(e, 0) + n_units
     return {e.label: min(CLEAR_MAX, CLEAR_PER_UNIT * n) for e, n in sorted(count.items(), key=lambda kv: kv[0].label)}
+
+
+def strike_blockers(eng: Engine, side: str, g: Goals) -> dict[str, float]:
+    """The enemy combat hexes that stop the side's motorised units on their way to a base it strikes at
+    (:attr:`Goals.strike`, 30.3-like): an enemy stack on the cheapest way (the road, 13.3) from such a unit to the
+    base, or projecting its ZOC into a hex of that way no unit of the side occupies (11.4 a: a unit entering an EZOC
+    must stop; 11.2: motorised units ignore the ZOC of non-motorised ones).  Without raiders (16.0 optional) the way
+    to the base is only opened by beating them (14.0).  Returns each such hex -> :data:`CLEAR_PER_UNIT` per unit it
+    stops (up to :data:`CLEAR_MAX`), as :func:`supply_blockers` does for the lines of supply."""
+    from core.ai.ground import travel_field
+    from core.rules import movement as movement_rules, zoc
+    from core.rules.special_units import info
+    from core.rules.status import hex_of, is_combat, is_motorized
+
+    if not g.strike:
+        return {}
+    st = eng.state
+    enemy = {h for u in st.units_of(other(side)) if is_combat(u) and (h := hex_of(u)) is not None}
+    if not enemy:
+        return {}
+    ezoc = zoc.enemy_zoc(st, other(side), motorized=True)
+    own_hexes = {h for u in st.units_of(side) if (h := hex_of(u)) is not None}
+    movers = [(h, u) for u in st.units_of(side) if is_combat(u) and is_motorized(u) and info(st, u.id).real_cf
+              and (h := hex_of(u)) is not None]
+    gm, off = tec.current_map(), movement_rules.off_play_ids(st)
+    count: dict[Hex, int] = {}
+    for base in sorted(g.strike):
+        target = Hex.parse(base)
+        dist = travel_field(gm, "mot", target, off=off).get
+        for h, _u in sorted(movers, key=lambda m: (m[0].label, m[1].id)):
+            d, here, way = dist(h), h, [h]
+            while d:
+                step = min(((dn, n.label, n) for n in here.neighbours() if (dn := dist(n)) is not None and dn < d),
+                           default=None)
+                if step is None:
+                    break
+                d, here = step[0], step[2]
+                way.append(here)
+            hit: set[Hex] = set()
+            for w in way[1:]:
+                if w == target:
+                    break
+                if w in enemy:
+                    hit.add(w)
+                elif w in ezoc and w not in own_hexes:
+                    hit.update(p for i in ezoc[w] if (p := hex_of(st.units[i])) is not None)
+            for e in hit:
+                count[e] = count.get(e, 0) + 1
+    return {e.label: min(CLEAR_MAX, CLEAR_PER_UNIT * n) for e, n in sorted(count.items(), key=lambda kv: kv[0].label)}

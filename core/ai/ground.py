@@ -660,6 +660,8 @@ def plan_attacks(player: Any, eng: Engine, side: str) -> tuple[list[Action], lis
     st = eng.state
     g = goals_mod.goals(eng, side)
     g.clear = clear_targets(eng, side, g)
+    for h, w in goals_mod.strike_blockers(eng, side, g).items():     # the way to the base (11.4, 30.3-like)
+        g.clear[h] = max(g.clear.get(h, 0.0), w)
     by_hex: dict[str, list[str]] = {}
     for u in st.units_of(side):
         if hex_of(u) is not None and is_combat(u) and may_attack(st, u.id) is None and not u.flags.get("battle"):
