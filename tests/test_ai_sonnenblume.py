@@ -171,3 +171,45 @@ def test_units_near_a_supply_blocker_are_sent_to_clear_it():
         force = sum(max(0.5, float(ground.info(eng.state, u).cf)) for u, t in clear.items() if t == h)
         assert force >= ground.RAID_ODDS * ctx.enemy_cf[ground.Hex.parse(h)]
     assert "GE-5Pz" not in clear or ctx.role["GE-5Pz"] in ctx.goals.clear
+
+
+def _escort_position(lead_at: str, matruh_garrison: bool = False) -> Engine:
+    """Sonnenblume's victory data at the Axis Movement Phase: Mersa Matruh held by the Allied base and the railhead
+    (plus a combat unit if ``matruh_garrison``); the raid's leading unit at ``lead_at``; an Axis MSU standing with a
+    dump at Bardia, 14 hexes from Mersa Matruh, and a second MSU at El Agheila (the side keeps one for its main line)."""
+    units = [("AL-Base#2", "Allied", MATRUH, 1, {"active": True}), ("AL-Railhead#1", "Allied", MATRUH, 1),
+             ("UK-Alexandria", "Allied", ALEXANDRIA, 1), ("UK-Tobruk", "Allied", TOBRUK, 1),
+             ("AX-Base#1", "Axis", "C0701", 1, {"active": True}), ("GE-3Aufkl", "Axis", lead_at, 1),
+             ("AX-MSU#1", "Axis", BARDIA, 1), ("AX-Dump#1", "Axis", BARDIA, 1), ("AX-MSU#2", "Axis", "C0701", 1)]
+    if matruh_garrison:
+        units.append(("UK-22Bde", "Allied", MATRUH, 2))
+    us = {u[0]: UnitState(id=u[0], side=u[1], loc=u[2], steps=u[3], **(u[4] if len(u) > 4 else {})) for u in units}
+    st = GameState(scenario="sonnenblume", seed=1, gt=13, phase=6, step=1, initiative="Axis", first_player="Axis",
+                   surprise=False, end_gt=14, units=us, vars={"weather_rules": False, "maps": ["C", "W"]},
+                   stack=[Frame(proc="turn")])
+    return Engine(st)
+
+
+def _escort(eng: Engine):
+    from core.ai import admin_supply
+    from core.ai.admin_util import enemy_hexes
+
+    return admin_supply._raid_escort(eng, "Axis", [eng.state.units[m] for m in ("AX-MSU#1", "AX-MSU#2")], {BARDIA: ["AX-Dump#1"]},
+                                     enemy_hexes(eng, "Axis"))
+
+
+def test_an_msu_carries_a_dump_behind_the_raid_never_ahead_of_it():
+    # 12.4.1 (the line runs up to 7 MMP from an MSU), 12.6.1 (a dump is the only combat supply), 13.7 (one dump)
+    matruh = ground.Hex.parse(MATRUH)
+    for lead in ("W2110", "W2115"):                                     # 8 and 3 hexes from Mersa Matruh
+        move, new_hex, msu = _escort(_escort_position(lead))
+        assert msu == "AX-MSU#1" and move[0].args["units"] == ["AX-MSU#1", "AX-Dump#1"]
+        # as near as the leading unit, never nearer (12.2.7: supply units alone are captured)
+        assert new_hex.distance(matruh) == ground.Hex.parse(lead).distance(matruh)
+
+
+def test_no_escort_where_it_gains_nothing_or_the_hex_has_a_garrison():
+    # the leading unit no nearer Mersa Matruh than the MSU (Bardia itself): the MSU stays with the front
+    assert _escort(_escort_position(BARDIA)) is None
+    # an Allied combat unit in Mersa Matruh: the raid waits, and so does the dump
+    assert _escort(_escort_position("W2110", matruh_garrison=True)) is None

@@ -123,6 +123,11 @@ def _plan(engine: "Engine", side: str) -> list[tuple[Action, str]]:
         out += vb[0]
         msus = [m for m in msus if m.id != vb[1]]
         n_msu -= 1
+    escort = _raid_escort(engine, side, msus, dumps_at, enemy)
+    if escort is not None:
+        out.append(escort[0])
+        taken.append(escort[1])
+        msus = [m for m in msus if m.id != escort[2]]
     builder = railhead_msu(engine, side)
     msus = [m for m in msus if m.id != builder]          # 18.2.1: the MSU on the railhead stays to build
     if side == ALLIED and builder is None and len(msus) >= 3:
@@ -349,6 +354,58 @@ def _victory_base(engine: "Engine", side: str, msus: list, dumps_at: dict, enemy
                 dumps_at[u.loc].remove(carry[0])
                 return moves, u.id
     return None
+
+
+def _raid_escort(engine: "Engine", side: str, msus: list, dumps_at: dict, enemy: list[Hex]
+                 ) -> tuple[tuple[Action, str], Hex, str] | None:
+    """An MSU with a dump follows the raid (:attr:`core.ai.goals.Goals.raid`): the detachment that goes for a hex
+    the side's own victory needs runs beyond its line of supply, where motorised units have their MA halved (12.5)
+    and attackers out of combat supply take the unsupplied line (12.6 3).  An MSU extends the line "up to 7 MMP from
+    the MSU to the unit" (12.4.1) and carries one dump (13.7 truck lift), "the only source for combat supply"
+    (12.6.1) and of emergency supply (12.7).  So, once the first raid hex is held by no enemy combat unit and the
+    side's combat unit nearest it is off the line of supply, the rearmost MSU standing with a dump (the front keeps
+    the MSU it leans on, and the side its last MSU) drives to the safe hex nearest the raid hex that it reaches, never
+    nearer than that combat unit (supply units alone are captured by any enemy unit entering their hex, 12.2.7).
+    Returns (the move and its sentence, the MSU's new hex, the MSU) or None."""
+    from core.ai.goals import goals
+
+    raid = goals(engine, side).raid
+    if not raid:
+        return None
+    st = engine.state
+    target = Hex.parse(min(raid.items(), key=lambda kv: (-kv[1], kv[0]))[0])
+    if any(v.side != side and is_combat(v) for v in st.units_at(target.label)):
+        return None                     # a garrison of combat units: the raid waits, the dump stays at the front
+    loaded = [u for u in msus if dumps_at.get(u.loc)]
+    own = [h for v in st.units_of(side) if is_combat(v) and (h := hex_of(v)) is not None]
+    if not loaded or not own or len(msus) < 2:
+        return None                     # the side's last MSU stays on the main line of supply
+    # never ahead of the detachment: supply units alone are captured by any enemy unit that enters their hex (12.2.7)
+    lead = min(h.distance(target) for h in own)
+    if all(h in supply.supply_lines(st, side).los for h in own if h.distance(target) == lead):
+        return None                     # the detachment is still on the line of supply the front's MSU follow
+    u = loaded[0]                       # ``msus`` comes rearmost first
+    now = hex_of(u).distance(target)
+    if now <= 1:
+        return None                     # already next to it: it stays with its dump for the Combat Phase
+    best = None
+    for lab, path in sorted(paths(engine, [u.id]).items()):
+        x = Hex.parse(lab)
+        d = x.distance(target)
+        if d < max(1, lead) or not _safe(engine, side, x, enemy):
+            continue
+        key = (d, len(path), lab)
+        if best is None or key < best[0]:
+            best = (key, path, x)
+    if best is None or best[0][0] >= now:
+        return None
+    carry = dumps_at[u.loc][:1]
+    dumps_at[u.loc].remove(carry[0])
+    x = best[2]
+    return ((Action(kind="move", side=side, args={"units": [u.id] + carry, "path": list(best[1])}),
+             f"{u.id} takes {carry[0]} to {x.label} behind the raid on {target.label}: its line of supply (12.4.1) and "
+             "combat supply (12.6.1)"),
+            x, u.id)
 
 
 def _to_railhead(engine: "Engine", msus: list, enemy: list[Hex]) -> tuple[tuple[Action, str], str] | None:
