@@ -11,7 +11,7 @@ import pytest
 from core import cards
 from core.counters import all_counters, resolve
 from core.rules import reinforcements, victory_rules
-from core.scenario import load
+from core.scenario import load, oasis_box_unused
 from tests.ledger_kit import pass_only, support
 
 SCENARIOS = ["fox-killed", "oconnors-war", "sonnenblume", "desert-fox", "desert-war", "run-for-tunis",
@@ -44,8 +44,8 @@ def _scheduled(sid: str) -> list[tuple[str, str, set[int], str]]:
     sc = load(sid)
     out = []
     for r in sc.reinforcements:
-        if r.condition or r.optional or r.gt is None:
-            continue
+        if r.condition or r.optional or r.gt is None or oasis_box_unused(r.at or "", ()):
+            continue                # R-OASIS-OFF: an oasis box arrival is not used without 16.0 (pass games have none)
         units = list(r.units) or [u for a in cards.card(r.card).reinforcements if a.gt == r.card_gt for u in a.units]
         gts = {r.gt}
         if r.roll:
