@@ -301,15 +301,7 @@ def supply_blockers(eng: Engine, side: str, lines=None) -> dict[str, float]:
     count: dict[Hex, int] = {}
     for h in sorted(set(cut), key=lambda x: x.label):
         n_units = sum(1 for u in st.units_at(h.label) if u.side == side and is_combat(u))
-        d, here, way = dist(h), h, [h]
-        while d:
-            # one step down the cheapest way toward the source
-            step = min(((dn, n.label, n) for n in here.neighbours() if (dn := dist(n)) is not None and dn < d),
-                       default=None)
-            if step is None:
-                break
-            d, here = step[0], step[2]
-            way.append(here)
+        way = cheapest_way(dist, h)
         hit: set[Hex] = set()
         for w in way:
             if w in enemy:
@@ -319,6 +311,20 @@ def supply_blockers(eng: Engine, side: str, lines=None) -> dict[str, float]:
         for e in hit:
             count[e] = count.get(e, 0) + n_units
     return {e.label: min(CLEAR_MAX, CLEAR_PER_UNIT * n) for e, n in sorted(count.items(), key=lambda kv: kv[0].label)}
+
+
+def cheapest_way(dist, start: Hex) -> list[Hex]:
+    """The hexes from ``start`` down a travel field ``dist`` (hex -> cost to its origin, :func:`core.ai.ground.
+    travel_field`) to the origin, one cheapest step at a time (ties by label): the way a motorised unit goes."""
+    d, here, way = dist(start), start, [start]
+    while d:
+        step = min(((dn, n.label, n) for n in here.neighbours() if (dn := dist(n)) is not None and dn < d),
+                   default=None)
+        if step is None:
+            break
+        d, here = step[0], step[2]
+        way.append(here)
+    return way
 
 
 def strike_blockers(eng: Engine, side: str, g: Goals) -> dict[str, float]:
@@ -349,14 +355,7 @@ def strike_blockers(eng: Engine, side: str, g: Goals) -> dict[str, float]:
         target = Hex.parse(base)
         dist = travel_field(gm, "mot", target, off=off).get
         for h, _u in sorted(movers, key=lambda m: (m[0].label, m[1].id)):
-            d, here, way = dist(h), h, [h]
-            while d:
-                step = min(((dn, n.label, n) for n in here.neighbours() if (dn := dist(n)) is not None and dn < d),
-                           default=None)
-                if step is None:
-                    break
-                d, here = step[0], step[2]
-                way.append(here)
+            way = cheapest_way(dist, h)
             hit: set[Hex] = set()
             for w in way[1:]:
                 if w == target:
