@@ -506,6 +506,22 @@ def _done(d: Decision, side: str) -> Action | None:
     return None
 
 
+def _within_surprise_rma(st: Any, side: str, uid: str, path: list[str]) -> bool:
+    """6.2: a surprised motorised unit not in reserve rolls 1d6 for its RMA when it reacts, after the path is given
+    (``movement.reaction_allowance``); the AI does not know the real die, so it sends only a path the lowest roll
+    (1, +2 with an HQ, 15.6) allows.  Any other unit: True."""
+    u = st.units[uid]
+    if not movement_rules.rolls_for_rma(st, u):
+        return True
+    opts = movement_rules.MoveOptions(reaction=True)
+    cap = (1 + movement_rules.hq_reaction_bonus(u, movement_rules.is_hq_unit(u))) * tec.EIGHTH
+    try:
+        spent = movement_rules.path_cost(st, side, [uid], path, opts)
+    except IllegalAction:
+        return False
+    return spent.get(uid, cap + 1) <= cap
+
+
 def reaction(player: Any, d: Decision, eng: Engine) -> Action | None:
     """13.5: react to put a defender into an objective the side holds that the enemy is next to and nobody
     defends; otherwise stand (the moves the engine accepts, tried on a copy first)."""
@@ -529,7 +545,7 @@ def reaction(player: Any, d: Decision, eng: Engine) -> Action | None:
                 continue
             mem["tried"].add(uid)
             path = reachable(eng, side, uid).get(h)
-            if not path:
+            if not path or not _within_surprise_rma(st, side, uid, path):
                 continue
             act = accepted_move(eng, side, [uid], path)
             if act is not None:
