@@ -69,6 +69,9 @@ def test_27_1_c_coastal_shipping_two_combat_steps_or_one_dump_per_phase_outside_
     exc = p.refuse("arrive", unit="GE-33Aufkl", to=BENGHAZI, by="coastal")       # limit + 1: a third step
     assert exc.rule == "27.1 c" and "one dump or two steps" in str(exc)
     p.act("arrive", unit="GE-33Aufkl", to="C0701")                               # a) and b) are still open
+    other = next(u for u in p.eng.query("movement_arrivals", side=AXIS) if u.startswith(("GE-", "IT-")))
+    exc = p.refuse("arrive", unit=other, to=BENGHAZI, by="coastal")              # the C0701 arrival does not reset
+    assert exc.rule == "27.1 c" and "one dump or two steps" in str(exc)          # c)'s count for the phase
     p.act("done")
     p.to("movement", side=AXIS, gt=12)
     assert p.state.units["GE-115"].loc == BENGHAZI                               # 20.1: landed the next phase

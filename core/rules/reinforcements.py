@@ -570,10 +570,25 @@ def _supply_kind(uid: str) -> str:
     return "rp" if offmap.base_id(uid).endswith("-RP") else ""
 
 
+def _this_phase(eng: Engine, key: str) -> list[str]:
+    """The ``key`` list of the arrivals record (``vars[PHASE_ARRIVALS]``) if it is the current phase's, else []."""
+    rec = eng.state.vars.get(PHASE_ARRIVALS) or {}
+    return list(rec.get(key, [])) if rec.get("tag") == [eng.state.gt, eng.state.phase] else []
+
+
+def _note_arrival(eng: Engine, key: str, uid: str) -> None:
+    """Add ``uid`` to the current phase's ``key`` list (``units``: 27.1 b / 30.2; ``coastal``: 27.1 c), keeping the
+    other list of the same phase."""
+    tag = [eng.state.gt, eng.state.phase]
+    rec = eng.state.vars.get(PHASE_ARRIVALS) or {}
+    rec = dict(rec) if rec.get("tag") == tag else {"tag": tag}
+    rec[key] = list(rec.get(key, [])) + [uid]
+    eng.state.vars[PHASE_ARRIVALS] = rec
+
+
 def phase_arrivals(eng: Engine) -> list[str]:
     """The units brought in by ``arrive`` in the current Movement Phase."""
-    rec = eng.state.vars.get(PHASE_ARRIVALS) or {}
-    return list(rec.get("units", [])) if rec.get("tag") == [eng.state.gt, eng.state.phase] else []
+    return _this_phase(eng, "units")
 
 
 def _edge_item(u) -> bool:
@@ -624,8 +639,7 @@ def entry_methods(eng: Engine, side: str):
 
 def phase_coastal_arrivals(eng: Engine) -> list[str]:
     """The units that arrived using coastal shipping (27.1 c) in the current Movement Phase."""
-    rec = eng.state.vars.get(PHASE_ARRIVALS) or {}
-    return list(rec.get("coastal", [])) if rec.get("tag") == [eng.state.gt, eng.state.phase] else []
+    return _this_phase(eng, "coastal")
 
 
 def _coastal_share(eng: Engine, uid: str, dumps: int, steps: int) -> int | None:
@@ -711,10 +725,7 @@ def _arrive_by(eng: Engine, frame: Frame, side: str, uid: str, to: str, by: str)
         u.loc = src if on_map else offmap.available(side)
         eng.say(f"{side}: {uid} arrives using coastal shipping from {src}, outside the shipping steps ({rule})")
         transport.coastal_ship(eng, frame, side, {"units": [uid], "to": to}, arriving_from=src)
-        rec = eng.state.vars.get(PHASE_ARRIVALS) or {}
-        tag = [eng.state.gt, eng.state.phase]
-        fresh = {"tag": tag, "units": []} if rec.get("tag") != tag else dict(rec)
-        eng.state.vars[PHASE_ARRIVALS] = fresh | {"coastal": phase_coastal_arrivals(eng) + [uid]}
+        _note_arrival(eng, "coastal", uid)
         return
     u.loc = offmap.ITALY
     eng.say(f"{side}: {uid} arrives by air lift from Italy, outside the shipping steps ({rule})")
@@ -841,10 +852,7 @@ def _act_arrive(eng: Engine, frame: Frame, action: Action) -> None:
         _arrive_by(eng, frame, side, uid, to, by)          # 27.1 c)
         return
     place_arrival(eng, side, uid, to, f"a friendly Movement Phase; {mp_rule(eng, uid)}")
-    rec = eng.state.vars.get(PHASE_ARRIVALS) or {}
-    tag = [eng.state.gt, eng.state.phase]
-    units = list(rec.get("units", [])) if rec.get("tag") == tag else []
-    eng.state.vars[PHASE_ARRIVALS] = {"tag": tag, "units": units + [uid]}
+    _note_arrival(eng, "units", uid)
 
 
 def arrive_options(eng: Engine, frame: Frame, side: str, per_unit: int = 2) -> list[Option]:
