@@ -149,3 +149,73 @@ def test_a_blocker_on_the_way_to_the_base_is_attacked():
     assert d.kind == "combat_declare" and d.side == "Allied"
     a = AIPlayer("Allied", 1).choose(d, eng)
     assert a.kind == "declare" and a.args["hexes"] == ["L2720"]
+
+
+def _arrival_position(gt: int) -> Engine:
+    """The Allied Movement Phase of ``gt`` (Trail of the Fox ends at GT 33): the first base at S0529, an MSU and two
+    dumps at El Agheila (C0701), where 30.2 sends the Allied dumps, nearer Tripoli than S0529 by the road."""
+    units = [("AX-Base#1", "Axis", "L2817", 1, {"active": True}), ("IT-Tunisia", "Axis", "L2909", 1),
+             ("IT-RELodi", "Axis", "L2620", 1),
+             ("AL-Base#1", "Allied", "S0529", 1, {"active": True}), ("AL-MSU#2", "Allied", "C0701", 1),
+             ("AL-Dump#4", "Allied", "C0701", 1), ("AL-Dump#5", "Allied", "C0701", 1),
+             ("UK-7Motor", "Allied", "S1417", 1), ("UK-78SG", "Allied", "S0529", 1)]
+    us = {u[0]: UnitState(id=u[0], side=u[1], loc=u[2], steps=u[3], **(u[4] if len(u) > 4 else {})) for u in units}
+    st = GameState(scenario="trail-of-the-fox", seed=1, gt=gt, phase=6, step=3, initiative="Axis",
+                   first_player="Allied", surprise=False, end_gt=33, units=us, vars={"weather_rules": False},
+                   stack=[Frame(proc="turn")])
+    st.vars["reinf_each"] = [{"side": "Allied", "unit": "AL-Dump", "to": "C0701"}]
+    return Engine(st)
+
+
+def test_a_base_is_made_where_the_dumps_arrive_while_an_allocation_phase_is_to_come():
+    """12.2.3: a base is active only once a dump in its hex is expended in an Allocation Phase, and every base is
+    flipped to OGS each GT (4.1 III.2): at El Agheila the arriving dumps (30.2) keep it active, and it is nearer
+    Tripoli than S0529.  In GT 32 the MSU and one dump make it (the other is kept to activate it in GT 33); in the
+    scenario's last GT no Allocation Phase is left (4.0) and none is made."""
+    from core.ai import admin_supply
+
+    eng = _arrival_position(32)
+    assert eng.pending().kind == "movement" and eng.pending().side == "Allied"
+    made = [a for a, _why in admin_supply._plan(eng, "Allied") if a.kind == "create_base"]
+    assert [a.args["hex"] for a in made] == ["C0701"]
+    assert not [a for a, _why in admin_supply._plan(_arrival_position(33), "Allied") if a.kind == "create_base"]
+
+
+def test_the_dump_that_activates_an_inactive_base_is_kept():
+    """12.2.3 / 12.2.1: one dump in an inactive base's hex is kept for the next Allocation Phase, for no other use:
+    not carried off, not expended for combat supply; in the scenario's last GT none is kept."""
+    from core.ai import admin_supply
+    from core.ai.combat_choices import combat_supply
+    from core.decisions import Action, Decision, Option
+
+    eng = _arrival_position(32)
+    st = eng.state
+    st.units["AL-Base#2"] = UnitState(id="AL-Base#2", side="Allied", loc="C0701", steps=1, active=False)
+    assert admin_supply.reserved_dumps(eng, "Allied") == {"AL-Dump#4"}
+    st.units["AL-Base#2"].active = True
+    assert admin_supply.reserved_dumps(eng, "Allied") == set()
+    st.units["AL-Base#2"].active = False
+    d = Decision(side="Allied", kind="combat_supply", prompt="Combat supply (12.6)", rule="12.6", options=tuple(
+        Option(action=Action(kind="combat_supply", side="Allied", args={"hex": "C0701", "dump": dp}), label=str(dp))
+        for dp in ("AL-Dump#4", "AL-Dump#5", None)))
+    assert combat_supply(AIPlayer("Allied", 1), d, eng).args["dump"] == "AL-Dump#5"
+    only = Decision(side="Allied", kind="combat_supply", prompt="Combat supply (12.6)", rule="12.6",
+                    options=(d.options[0], d.options[2]))
+    assert combat_supply(AIPlayer("Allied", 1), only, eng).args["dump"] is None
+    st.gt = 33
+    assert admin_supply.reserved_dumps(eng, "Allied") == set()
+
+
+def test_in_play_the_base_where_the_dumps_arrive_is_active_in_the_last_gt():
+    # Trail of the Fox seed 2 against the random player, by the engine alone: the Allied AI makes its first base on
+    # the way in GT 31, a second at El Agheila in GT 32, and activates it in GT 33's Allocation Phase
+    from core.players import Table
+
+    eng = trail(2)
+    allied = AIPlayer("Allied", 2)
+    table = Table.of(make_player("random", "Axis", 2), allied)
+    while (eng.state.gt, eng.state.phase) < (33, 5):
+        eng.apply(table.choose(eng)[1])
+    bases = {u.loc: u.active for u in eng.state.units_of("Allied") if u.id.startswith("AL-Base")}
+    assert bases.get("C0701") is True
+    assert any("where the dumps arrive" in p for p in allied.plans)

@@ -73,14 +73,15 @@ def _hex_candidates(engine: "Engine", side: str) -> Iterator[Action]:
 
 
 def _dump_gens(engine: "Engine", decision: Decision, side: str) -> Action | None:
-    from core.ai.admin_supply import keep_for_first_base
+    from core.ai.admin_supply import keep_for_first_base, reserved_dumps
 
     st = engine.state
     if keep_for_first_base(engine, side):
         return None                 # 12.2.1: the last dumps make and activate the first base, not one hex's GenS
+    kept = reserved_dumps(engine, side)
     best = None
     for o in my_options(decision, side):
-        if o.action.kind != "dump_gens":
+        if o.action.kind != "dump_gens" or o.action.args.get("dump") in kept:
             continue
         lab = str(o.action.args.get("hex"))
         worth = sum(unit_worth(u.id, u.steps) for u in st.units_at(lab) if u.side == side and is_combat(u) and u.ogs)

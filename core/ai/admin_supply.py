@@ -19,7 +19,12 @@ plans, once, where its MSU go (:func:`supply_move`):
 * MSU waiting in the NRV Box come up by an NRV entry hex onto the Allied line of supply (22.1);
 * where an MSU and a dump stand together with a friendly combat unit 12+ hexes from every friendly base and 3+
   from the enemy, and the side keeps another MSU, they become a base (12.2.3) that a dump activates in the next
-  Allocation Phase (IV.1, :func:`core.ai.admin._activate_bases`).
+  Allocation Phase (IV.1, :func:`core.ai.admin._activate_bases`);
+* where the side strikes at an enemy base (30.3-like, :attr:`core.ai.goals.Goals.strike`) and its dumps arrive
+  in a map hex nearer that base than every friendly base (30.2 El Agheila), an MSU makes a base there while an
+  Allocation Phase is still to come, and the arriving dumps keep it active (:func:`_arrival_base`);
+* one dump in the hex of each inactive base is kept to activate it (:func:`reserved_dumps`): no MSU carries it off
+  and no combat supply or one hex's GenS expends it.
 
 The lines are the engine's own (``supply.supply_lines``), the paths its ``reachable`` search; every move is tried
 on a copy first (:func:`core.ai.admin_util.trial`).
@@ -33,6 +38,7 @@ from core.ai.admin_construction import railhead_msu
 from core.ai.admin_util import enemy_hexes, nearest, paths, plan_line, trial, unit_worth
 from core.decisions import ALLIED, Action, Decision
 from core.hexgrid import Hex
+from core.names import place
 from core.rules import construction, supply, transport
 from core.rules.status import hex_of, is_combat, supply_kind
 
@@ -90,8 +96,9 @@ def _plan(engine: "Engine", side: str) -> list[tuple[Action, str]]:
     taken: list[Hex] = []
     units = [u for u in st.units.values() if u.side == side and not u.captured]
     dumps_at = {}
+    kept = reserved_dumps(engine, side)
     for u in units:
-        if supply_kind(u) == "dump" and hex_of(u) is not None:
+        if supply_kind(u) == "dump" and hex_of(u) is not None and u.id not in kept:
             dumps_at.setdefault(u.loc, []).append(u.id)
     near_front = sum(len(v) for lab, v in dumps_at.items() if nearest(Hex.parse(lab), front) <= 3)
     piles = sorted((lab for lab, v in dumps_at.items() if v and nearest(Hex.parse(lab), front) > 3),
@@ -128,6 +135,10 @@ def _plan(engine: "Engine", side: str) -> list[tuple[Action, str]]:
         out.append(escort[0])
         taken.append(escort[1])
         msus = [m for m in msus if m.id != escort[2]]
+    made, used = _arrival_base(engine, side, msus, dumps_at, enemy, bases)
+    if made:
+        out += made
+        msus = [m for m in msus if m.id not in used]
     builder = railhead_msu(engine, side)
     msus = [m for m in msus if m.id != builder]          # 18.2.1: the MSU on the railhead stays to build
     if side == ALLIED and builder is None and len(msus) >= 3:
@@ -173,6 +184,24 @@ def _plan(engine: "Engine", side: str) -> list[tuple[Action, str]]:
                     f"{what} to {x.label}, {why}"))
     if side == ALLIED:
         out += _nrv_msus(engine, los, front, enemy, taken)
+    return out
+
+
+def reserved_dumps(engine: "Engine", side: str) -> set[str]:
+    """The dumps kept to activate the side's inactive bases: one in each such base's hex while an Allocation Phase
+    is still to come (12.2.3: "A base is activated by expending a dump in its hex during the Allocation Phase"; 4.0
+    the scenario's last GT).  No other use (combat supply, GenS of one hex, transport) takes them (12.2.1: a dump
+    is expended once)."""
+    st = engine.state
+    if st.gt >= st.end_gt:
+        return set()
+    units = [u for u in st.units.values() if u.side == side and hex_of(u) is not None and not u.captured]
+    out: set[str] = set()
+    for b in units:
+        if supply_kind(b) != "base" or b.active:
+            continue
+        here = sorted(u.id for u in units if supply_kind(u) == "dump" and u.loc == b.loc and u.id not in out)
+        out.update(here[:1])
     return out
 
 
@@ -406,6 +435,53 @@ def _raid_escort(engine: "Engine", side: str, msus: list, dumps_at: dict, enemy:
              f"{u.id} takes {carry[0]} to {x.label} behind the raid on {target.label}: its line of supply (12.4.1) and "
              "combat supply (12.6.1)"),
             x, u.id)
+
+
+def _arrival_base(engine: "Engine", side: str, msus: list, dumps_at: dict, enemy: list[Hex],
+                  bases: list[Hex]) -> tuple[list[tuple[Action, str]], set[str]]:
+    """A base where the side's dumps arrive (:func:`dump_arrival_hexes`, 30.2 "Each GT (including GT 31): 3 × Dump,
+    1 × RP, any two may arrive in each friendly Movement Phase in S0734 (El Agheila)") when that hex is nearer the base the side strikes at (:attr:`core.ai.goals.Goals.strike`, the
+    cheapest way in MP, 13.3) than every friendly base: "Active bases provide GenS" only once "activated by
+    expending a dump in its hex during the Allocation Phase", and "All bases are flipped to their OGS side" each
+    Reinforcement Phase (12.2.3; 4.1 III.2), so a base the dumps reach by arriving stays active every GT, and the
+    strike force's line of supply (12.4.1) starts nearer.  Made while an Allocation Phase is still to come
+    (4.0) by an MSU there, or one that gets there this phase, with one of two dumps there (the other activates it).
+    Returns the moves with their sentences and the MSU used."""
+    from core.ai import goals as goals_mod
+    from core.ai.ground import travel_field
+    from core.rules import tec
+    from core.rules.movement import off_play_ids
+
+    st = engine.state
+    strike = sorted(goals_mod.goals(engine, side).strike.items(), key=lambda kv: (-kv[1], kv[0]))
+    if st.gt >= st.end_gt or not strike or not msus or not bases:
+        return [], set()
+    field = travel_field(tec.current_map(), "mot", Hex.parse(strike[0][0]), off=off_play_ids(st))
+    nearest_base = min((field[b] for b in bases if b in field), default=None)
+    for h in dump_arrival_hexes(engine, side):
+        here = dumps_at.get(h.label, [])
+        if (h in bases or len(here) < 2 or h not in field or (nearest_base is not None and field[h] >= nearest_base)
+                or nearest(h, enemy) < 3):
+            continue
+        out: list[tuple[Action, str]] = []
+        u = next((m for m in msus if m.loc == h.label), None)
+        if u is None:
+            # the rearmost MSU that gets there: the others go on carrying the line toward the front
+            for m in sorted(msus, key=lambda m: (-field.get(hex_of(m), 10 ** 6), m.id)):
+                r = paths(engine, [m.id])
+                if h.label in r:
+                    u = m
+                    out.append((Action(kind="move", side=side, args={"units": [m.id], "path": list(r[h.label])}),
+                                f"{m.id} drives to {place(h.label)}, where the dumps arrive, to make a base (12.2.3)"))
+                    break
+        if u is None:
+            continue
+        del dumps_at[h.label][:2]               # one makes the base, the other activates it (12.2.3)
+        out.append((Action(kind="create_base", side=side, args={"hex": h.label}),
+                    f"an MSU and a dump become a base at {place(h.label)}, where the dumps arrive, nearer "
+                    f"{place(strike[0][0])} (12.2.3)"))
+        return out, {u.id}
+    return [], set()
 
 
 def _to_railhead(engine: "Engine", msus: list, enemy: list[Hex]) -> tuple[tuple[Action, str], str] | None:

@@ -285,7 +285,21 @@ def exploit(player: Any, d: Decision, eng: Engine) -> Action | None:
     return best[1] if best else done
 
 
+# --------------------------------------------------------------------------- 12.6 combat supply
+def combat_supply(player: Any, d: Decision, eng: Engine) -> Action | None:
+    """12.6.1: the first dump offered, except one kept to activate an inactive base in the next Allocation Phase
+    (:func:`core.ai.admin_supply.reserved_dumps`); with only such dumps, none (the unsupplied line, 12.6 3)."""
+    from core.ai.admin_supply import reserved_dumps
+
+    kept = reserved_dumps(eng, d.side)
+    opts = [o.action for o in d.options if o.action.kind == "combat_supply" and o.action.side == d.side]
+    if not kept or not opts:
+        return None
+    return next((a for a in opts if a.args.get("dump") not in kept), None)
+
+
 HANDLERS: dict[str, Callable[[Any, Decision, Engine], Action | None]] = {
+    "combat_supply": combat_supply,
     "combat_retreat": retreat,
     "combat_morale": morale,
     "combat_advance": advance,
