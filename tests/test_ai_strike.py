@@ -151,6 +151,24 @@ def test_a_blocker_on_the_way_to_the_base_is_attacked():
     assert a.kind == "declare" and a.args["hexes"] == ["L2720"]
 
 
+def test_a_base_next_to_a_defender_in_another_stack_zoc_is_attacked_by_the_other_hex():
+    # Tripoli (L2817) holds the Axis base alone; Allied stacks stand next to it in L2718, which GE-Kasta in L2717
+    # puts in its ZOC (so they must attack L2717 too, 14.2), and in L2818, which is not next to L2717.  A combat
+    # of L2817 and L2717 together needs every attacker next to both (14.2), so the two hexes' units together are
+    # refused; the units of L2818 attack Tripoli alone (they were not sent before: a lost GT 33 of Trail seed 16)
+    eng = _trail_position([("AX-Base#1", "Axis", "L2817", 1, {"active": True}), ("AX-Dump#1", "Axis", "L2817", 1),
+                           ("IT-Tunisia", "Axis", "L2909", 1), ("GE-Kasta", "Axis", "L2717", 1),
+                           ("UK-1SG", "Allied", "L2718", 1), ("UK-51Recce", "Allied", "L2718", 1),
+                           ("FF-Remy", "Allied", "L2818", 1), ("UK-11Huss", "Allied", "L2818", 1)])
+    from core.hexgrid import Hex
+    assert Hex.parse("L2818").distance(Hex.parse("L2717")) == 2
+    d = eng.pending()
+    assert d.kind == "combat_declare" and d.side == "Allied"
+    acts, _lines = ground.plan_attacks(AIPlayer("Allied", 1), eng, "Allied")
+    on_base = [a for a in acts if a.args["hexes"] == ["L2817"]]
+    assert on_base and set(on_base[0].args["attackers"]) <= {"FF-Remy", "UK-11Huss"}
+
+
 def _arrival_position(gt: int) -> Engine:
     """The Allied Movement Phase of ``gt`` (Trail of the Fox ends at GT 33): the first base at S0529, an MSU and two
     dumps at El Agheila (C0701), where 30.2 sends the Allied dumps, nearer Tripoli than S0529 by the road."""
