@@ -439,14 +439,14 @@ def _raid_escort(engine: "Engine", side: str, msus: list, dumps_at: dict, enemy:
 
 def _arrival_base(engine: "Engine", side: str, msus: list, dumps_at: dict, enemy: list[Hex],
                   bases: list[Hex]) -> tuple[list[tuple[Action, str]], set[str]]:
-    """A base where the side's dumps arrive (:func:`dump_arrival_hexes`, 30.2 "Each GT (including GT 31): 3 × Dump,
-    1 × RP, any two may arrive in each friendly Movement Phase in S0734 (El Agheila)") when that hex is nearer the base the side strikes at (:attr:`core.ai.goals.Goals.strike`, the
-    cheapest way in MP, 13.3) than every friendly base: "Active bases provide GenS" only once "activated by
-    expending a dump in its hex during the Allocation Phase", and "All bases are flipped to their OGS side" each
-    Reinforcement Phase (12.2.3; 4.1 III.2), so a base the dumps reach by arriving stays active every GT, and the
-    strike force's line of supply (12.4.1) starts nearer.  Made while an Allocation Phase is still to come
-    (4.0) by an MSU there, or one that gets there this phase, with one of two dumps there (the other activates it).
-    Returns the moves with their sentences and the MSU used."""
+    """A base where the side's dumps arrive (:func:`dump_arrival_hexes`; 30.2 "Each GT (including GT 31): 3 ×
+    Dump, 1 × RP, any two may arrive in each friendly Movement Phase in S0734 (El Agheila)") when that hex is
+    nearer the base the side strikes at (:attr:`core.ai.goals.Goals.strike`; the cheapest way in MP, 13.3) than
+    every friendly base.  "Active bases provide GenS", a base "is activated by expending a dump in its hex during
+    the Allocation Phase" (12.2.3), and "All bases are flipped to their OGS side" each GT (4.1 III.2): a base the
+    dumps reach by arriving stays active every GT, and the strike force's line of supply (12.4.1) starts nearer.
+    Made while an Allocation Phase is still to come (4.0), by an MSU there or one that gets there this phase, with
+    one of two dumps there (the other activates it).  Returns the moves with their sentences and the MSU used."""
     from core.ai import goals as goals_mod
     from core.ai.ground import travel_field
     from core.rules import tec

@@ -710,6 +710,7 @@ def plan_attacks(player: Any, eng: Engine, side: str) -> tuple[list[Action], lis
     budget = [int(getattr(player, "budget", 0))]      # nodes (actions applied on copies) for the look-ahead
     copy = None
     used: set[str] = set()
+
     def alone(h: str, form: str, att: list[str]) -> list[tuple]:
         """Where the units of several hexes next to ``h`` are refused together, each hex's units alone: units in
         another defender's ZOC must attack it too (14.2), and a combat of several defending hexes needs "all
