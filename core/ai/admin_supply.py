@@ -283,6 +283,21 @@ def _first_base(engine: "Engine", side: str, msus: list, dumps_at: dict,
     return out
 
 
+def _strike_way(engine: "Engine", side: str, cls: str) -> tuple[str, dict] | None:
+    """The enemy base the side strikes at first (:attr:`core.ai.goals.Goals.strike`, highest weight, then label)
+    and the travel field toward it for TEC class ``cls`` (the cheapest way in MP, 13.3), or None without one."""
+    from core.ai import goals as goals_mod
+    from core.ai.ground import travel_field
+    from core.rules import tec
+    from core.rules.movement import off_play_ids
+
+    strike = sorted(goals_mod.goals(engine, side).strike.items(), key=lambda kv: (-kv[1], kv[0]))
+    if not strike:
+        return None
+    target = strike[0][0]
+    return target, travel_field(tec.current_map(), cls, Hex.parse(target), off=off_play_ids(engine.state))
+
+
 def _early_base(engine: "Engine", side: str, msus: list, dumps_at: dict, enemy: list[Hex],
                 target: Hex) -> list[tuple[Action, str]]:
     """When no MSU reaches the dumps' arrival hex this phase but two MSU stand with two dumps: both drive, each
@@ -290,21 +305,16 @@ def _early_base(engine: "Engine", side: str, msus: list, dumps_at: dict, enemy: 
     (:attr:`core.ai.goals.Goals.strike`; the cheapest way in MP, 13.3), 3+ hexes from the enemy, and the first
     pair makes the base there now (12.2.3): the other dump activates it in the next Allocation Phase, a GT before
     a base made where the dumps arrive could be, and its 14 MMP line of supply (12.4.1) follows the road."""
-    from core.ai import goals as goals_mod
-    from core.ai.ground import travel_field
-    from core.rules import tec
-    from core.rules.movement import off_play_ids
-
     pairs = [u for u in msus if dumps_at.get(u.loc)]
     if len(pairs) < 2 or len(dumps_at.get(pairs[0].loc, [])) < 2 or pairs[1].loc != pairs[0].loc:
         return []
     reach = paths(engine, [pairs[0].id])
     if target.label in reach:
         return []                       # it gets there this phase: the base is made there
-    strike = sorted(goals_mod.goals(engine, side).strike.items(), key=lambda kv: (-kv[1], kv[0]))
-    if not strike:
+    way = _strike_way(engine, side, "trucked")
+    if way is None:
         return []
-    field = travel_field(tec.current_map(), "trucked", Hex.parse(strike[0][0]), off=off_play_ids(engine.state))
+    goal, field = way
     here = field.get(hex_of(pairs[0]))
     other_reach = paths(engine, [pairs[1].id])
     best = None
@@ -320,11 +330,11 @@ def _early_base(engine: "Engine", side: str, msus: list, dumps_at: dict, enemy: 
     lab = best[1]
     d1, d2 = dumps_at[pairs[0].loc][0], dumps_at[pairs[0].loc][1]
     return [(Action(kind="move", side=side, args={"units": [pairs[0].id, d1], "path": list(reach[lab])}),
-             f"{pairs[0].id} takes {d1} to {lab}, on the way to {strike[0][0]}, for the first base (12.2.3)"),
+             f"{pairs[0].id} takes {d1} to {lab}, on the way to {goal}, for the first base (12.2.3)"),
             (Action(kind="move", side=side, args={"units": [pairs[1].id, d2], "path": list(other_reach[lab])}),
              f"{pairs[1].id} takes {d2} to {lab} to activate it next Allocation Phase (12.2.3)"),
             (Action(kind="create_base", side=side, args={"hex": lab}),
-             f"an MSU and a dump become the first base at {lab}, toward {strike[0][0]} (12.2.3)")]
+             f"an MSU and a dump become the first base at {lab}, toward {goal} (12.2.3)")]
 
 
 def _base_goals(engine: "Engine", side: str, enemy: list[Hex]) -> tuple[list[Hex], int]:
@@ -447,16 +457,11 @@ def _arrival_base(engine: "Engine", side: str, msus: list, dumps_at: dict, enemy
     dumps reach by arriving stays active every GT, and the strike force's line of supply (12.4.1) starts nearer.
     Made while an Allocation Phase is still to come (4.0), by an MSU there or one that gets there this phase, with
     one of two dumps there (the other activates it).  Returns the moves with their sentences and the MSU used."""
-    from core.ai import goals as goals_mod
-    from core.ai.ground import travel_field
-    from core.rules import tec
-    from core.rules.movement import off_play_ids
-
     st = engine.state
-    strike = sorted(goals_mod.goals(engine, side).strike.items(), key=lambda kv: (-kv[1], kv[0]))
-    if st.gt >= st.end_gt or not strike or not msus or not bases:
+    way = _strike_way(engine, side, "mot") if st.gt < st.end_gt and msus and bases else None
+    if way is None:
         return [], set()
-    field = travel_field(tec.current_map(), "mot", Hex.parse(strike[0][0]), off=off_play_ids(st))
+    goal, field = way
     nearest_base = min((field[b] for b in bases if b in field), default=None)
     for h in dump_arrival_hexes(engine, side):
         here = dumps_at.get(h.label, [])
@@ -479,7 +484,7 @@ def _arrival_base(engine: "Engine", side: str, msus: list, dumps_at: dict, enemy
         del dumps_at[h.label][:2]               # one makes the base, the other activates it (12.2.3)
         out.append((Action(kind="create_base", side=side, args={"hex": h.label}),
                     f"an MSU and a dump become a base at {place(h.label)}, where the dumps arrive, nearer "
-                    f"{place(strike[0][0])} (12.2.3)"))
+                    f"{place(goal)} (12.2.3)"))
         return out, {u.id}
     return [], set()
 
